@@ -1,0 +1,3 @@
+import XCTest
+@testable import VersionGate
+final class SmokeTests: XCTestCase { func testX() { XCTAssertEqual(1, 1) } }

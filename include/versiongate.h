@@ -1,0 +1,193 @@
+/*
+ * versiongate.h — may this version of the app run?
+ *
+ * VersionGate answers one question for a launcher at start-up or login:
+ * MANDATORY (hard block, open the store), OPTIONAL (dismissible, once per
+ * session) or UP_TO_DATE, with a message and a store URL. Thresholds come
+ * from a gate document (a local JSON file today; Firebase Remote Config and
+ * HTTPS sources are added as option keys without changing this ABI).
+ *
+ * Conventions (libgit2's):
+ *  - Functions return 0 (VG_OK) or a negative vg_error code.
+ *  - Output parameters come first and are named `out`. An object returned
+ *    through `T **out` belongs to the caller and is released with its
+ *    matching vg_*_free; memory returned through `char **out` is released
+ *    with vg_free. Never mix allocators.
+ *  - Strings are NUL-terminated UTF-8. Strings returned as `const char *`
+ *    are owned by the object they came from.
+ *
+ * Fail-safe: every error yields VG_STATUS_UP_TO_DATE. vg_client_check and
+ * vg_check always write a result to a non-NULL `out`, even when they return
+ * an error, so a caller that ignores every return code is still safe (it
+ * must still free the result).
+ */
+#ifndef VERSIONGATE_H
+#define VERSIONGATE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of this header. vg_library_version() returns the library's. */
+#define VG_VERSION_MAJOR 0
+#define VG_VERSION_MINOR 1
+#define VG_VERSION_PATCH 0
+#define VG_VERSION_STRING "0.1.0"
+#define VG_VERSION_NUMBER \
+    (VG_VERSION_MAJOR * 10000 + VG_VERSION_MINOR * 100 + VG_VERSION_PATCH)
+
+/* The gate's answer. Append-only: values never change meaning. */
+typedef enum vg_status {
+    VG_STATUS_UP_TO_DATE = 0, /* nothing to show; also every error */
+    VG_STATUS_OPTIONAL = 1,   /* newer version exists: dismissible prompt */
+    VG_STATUS_MANDATORY = 2   /* below the minimum: blocking prompt */
+} vg_status;
+
+/* Error codes. 0 is success; the list is append-only. */
+typedef enum vg_error {
+    VG_OK = 0,
+    VG_EINVAL = -1,    /* bad argument: NULL, unknown option key, bad value */
+    VG_EVERSION = -2,  /* a version string is not valid (SPEC §3) */
+    VG_ECONFIG = -3,   /* gate document missing, unreadable, malformed or too large */
+    VG_ENOMEM = -4,    /* out of memory */
+    VG_EINTERNAL = -5  /* a bug in VersionGate; please report it */
+} vg_error;
+
+/* Opaque handles. */
+typedef struct vg_client vg_client;
+typedef struct vg_result vg_result;
+
+/* ------------------------------------------------------------------ */
+/* Library                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The library's version as "MAJOR.MINOR.PATCH" (static, never NULL).
+ * Compare with VG_VERSION_STRING to detect a header/library mismatch. */
+const char *vg_library_version(void);
+
+/* A static, never-NULL English description of a vg_error code
+ * ("unknown error" for codes this library does not know). */
+const char *vg_strerror(int error);
+
+/* Release memory that the library returned through a `char **out`.
+ * NULL is allowed. Thread-safe. */
+void vg_free(void *ptr);
+
+/* ------------------------------------------------------------------ */
+/* Versions and the pure gate (no I/O, thread-safe)                    */
+/* ------------------------------------------------------------------ */
+
+/* Compare two version strings (SPEC §3: [v]N(.N)*[-pre][+build]).
+ *  out: receives -1 (a < b), 0 (equal) or 1 (a > b); not NULL.
+ *  a, b: version strings; not NULL.
+ * Returns VG_OK; VG_EVERSION if either string is invalid (*out untouched);
+ * VG_EINVAL if any pointer is NULL. */
+int vg_version_compare(int *out, const char *a, const char *b);
+
+/* The gate (SPEC §4) on explicit thresholds.
+ *  current: the running version; invalid or NULL -> VG_STATUS_UP_TO_DATE.
+ *  min_required, latest: thresholds; NULL, empty or invalid = absent.
+ * Returns MANDATORY if current < min_required, else OPTIONAL if
+ * current < latest, else UP_TO_DATE. */
+vg_status vg_decide(const char *current, const char *min_required,
+                    const char *latest);
+
+/* ------------------------------------------------------------------ */
+/* Client                                                               */
+/* ------------------------------------------------------------------ */
+
+/* Create a client with default options.
+ *  out: receives the client (NULL on failure); not NULL.
+ * Returns VG_OK, VG_EINVAL (out NULL) or VG_ENOMEM.
+ * Free with vg_client_free. */
+int vg_client_new(vg_client **out);
+
+/* Free a client and everything it owns. NULL is allowed. Results obtained
+ * from the client stay valid (free them separately). */
+void vg_client_free(vg_client *client);
+
+/* Set an option. Keys and values are strings so any FFI can set them and
+ * new keys never change the ABI. A NULL value restores the default.
+ *   "source"        path or file:// URL of a local gate document.
+ *   "platform"      suffix of the config keys: [a-z0-9_]{1,32}, default
+ *                   "linux" ("ios" and "android" work too).
+ *   "locale"        e.g. "pt_BR.UTF-8" or "de"; default: LC_ALL,
+ *                   LC_MESSAGES, LANG at check time; fallback "en".
+ *   "session_scope" "login" (default: once per login session, a marker
+ *                   under $XDG_RUNTIME_DIR) or "process".
+ * Returns VG_OK, or VG_EINVAL for a NULL client/key, an unknown key or a
+ * bad value; then vg_client_last_error() says why and the option keeps its
+ * previous value.
+ * Not thread-safe with other calls on the same client: configure first,
+ * then check from any thread. */
+int vg_client_set(vg_client *client, const char *key, const char *value);
+
+/* Why the last vg_client_set on this client failed, or NULL if it did not.
+ * Owned by the client; valid until the next vg_client_set or
+ * vg_client_free. NULL client -> a static message. */
+const char *vg_client_last_error(const vg_client *client);
+
+/* May `current_version` run?
+ *  out: receives a result (always, when out is not NULL); free it with
+ *       vg_result_free.
+ *  client: a configured client; NULL -> VG_EINVAL.
+ *  current_version: the running version; NULL -> VG_EINVAL.
+ * Returns the same code as vg_result_error(*out): VG_OK when the decision
+ * came from a good config, else why the result fails open (UP_TO_DATE).
+ * Thread-safe: many threads may check on one client at once. */
+int vg_client_check(vg_result **out, vg_client *client,
+                    const char *current_version);
+
+/* One-shot check on a process-wide client for `source` (created on first
+ * use with default options, reused after). Same contract as
+ * vg_client_check. Thread-safe. */
+int vg_check(vg_result **out, const char *source, const char *current_version);
+
+/* ------------------------------------------------------------------ */
+/* Result (immutable; every getter accepts NULL and then returns the    */
+/* UP_TO_DATE / NULL answer). Strings are owned by the result and valid */
+/* until vg_result_free. Getters are thread-safe.                       */
+/* ------------------------------------------------------------------ */
+
+vg_status vg_result_status(const vg_result *result);
+
+/* 1 when the launcher should show the prompt now: always for MANDATORY;
+ * for OPTIONAL only the first time in the session (see "session_scope");
+ * 0 otherwise. */
+int vg_result_should_prompt(const vg_result *result);
+
+/* Prompt title and message in the user's language; never NULL for
+ * MANDATORY and OPTIONAL, NULL for UP_TO_DATE. The message is the config's
+ * sanitized `update_message` when it has one. */
+const char *vg_result_title(const vg_result *result);
+const char *vg_result_message(const vg_result *result);
+
+/* Button labels: the update action (MANDATORY, OPTIONAL) and the dismiss
+ * action (OPTIONAL only); NULL where the prompt has no such button. */
+const char *vg_result_action_label(const vg_result *result);
+const char *vg_result_dismiss_label(const vg_result *result);
+
+/* Where to update, or NULL when no safe URL is known. */
+const char *vg_result_store_url(const vg_result *result);
+
+/* VG_OK when the decision came from a good config; otherwise the error
+ * that made the result fail open, and a message naming what went wrong. */
+int vg_result_error(const vg_result *result);
+const char *vg_result_error_message(const vg_result *result);
+
+/* The thresholds the decision used as written in the config (trimmed),
+ * or NULL when absent or invalid. */
+const char *vg_result_min_required(const vg_result *result);
+const char *vg_result_latest(const vg_result *result);
+
+/* Every field above as one JSON object (never NULL for a non-NULL result). */
+const char *vg_result_json(const vg_result *result);
+
+/* Free a result. NULL is allowed. */
+void vg_result_free(vg_result *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VERSIONGATE_H */
