@@ -1,11 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VersionGateC
 
 @_cdecl("vg_library_version")
 public func vg_library_version() -> UnsafePointer<CChar> {
-    return cString("0.1.0")
+    return staticCString("0.1.0")
+}
+
+@_cdecl("vg_free")
+public func vg_free(_ pointer: UnsafeMutableRawPointer?) {
+    free(pointer)
 }
 
 /// A static string's bytes as a C string: no allocation, never freed.
-func cString(_ s: StaticString) -> UnsafePointer<CChar> {
+func staticCString(_ s: StaticString) -> UnsafePointer<CChar> {
     return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }

@@ -1,0 +1,74 @@
+import Synchronization
+import VersionGateC
+
+/// One check's answer, immutable. Every string is a CText shared with the
+/// snapshot or catalog it came from, valid for as long as the result lives.
+final class GateResult: Sendable {
+    let status: GateStatus
+    let shouldPrompt: Bool
+    let current: String?
+    let title, message, actionLabel, dismissLabel, storeURL: CText?
+    let minRequired, latest: CText?
+    let errorCode: Int32
+    let errorMessage: CText?
+    let language: String
+    let source: String?
+    let origin: String
+    let templateVersion: Int64?
+    private let json = Mutex<CText?>(nil)
+
+    init(verdict: Verdict, snapshot: GateSnapshot, texts: CatalogTexts, shouldPrompt: Bool,
+         language: String, source: String, origin: LoadedConfig.Origin) {
+        status = verdict.status
+        self.shouldPrompt = shouldPrompt
+        current = verdict.currentText
+        switch verdict.status {
+        case .mandatory:
+            title = texts.mandatoryTitle
+            message = snapshot.updateMessage ?? texts.mandatoryMessage
+            actionLabel = texts.updateLabel
+            dismissLabel = nil
+        case .optional:
+            title = texts.optionalTitle
+            message = snapshot.updateMessage ?? texts.optionalMessage
+            actionLabel = texts.updateLabel
+            dismissLabel = texts.laterLabel
+        case .upToDate:
+            title = nil; message = nil; actionLabel = nil; dismissLabel = nil
+        }
+        storeURL = verdict.status == .upToDate ? nil : snapshot.updateURL
+        minRequired = snapshot.minRequired
+        latest = snapshot.latest
+        errorCode = verdict.failure?.code ?? VG_OK.rawValue
+        errorMessage = verdict.failure.map { CText($0.message) }
+        self.language = language
+        self.source = source
+        self.origin = origin.rawValue
+        templateVersion = snapshot.templateVersion
+    }
+
+    /// UP_TO_DATE because of `failure`: nothing else is known.
+    init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil) {
+        status = .upToDate
+        shouldPrompt = false
+        self.current = current
+        title = nil; message = nil; actionLabel = nil; dismissLabel = nil; storeURL = nil
+        minRequired = nil; latest = nil
+        errorCode = failure.code
+        errorMessage = CText(failure.message)
+        self.language = language
+        self.source = source
+        origin = "none"
+        templateVersion = nil
+    }
+
+    /// Every field as one JSON object, made on first use (most launchers never ask).
+    var jsonText: CText {
+        json.withLock { cached in
+            if let cached { return cached }
+            let made = CText(ResultJSON(self).encoded())
+            cached = made
+            return made
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A gate document on local disk. The parsed snapshot is reused while the
+/// file's identity (device, inode, size, mtime, ctime) is unchanged, so a
+/// warm check costs one stat(2).
+final class LocalDocumentSource: ConfigSource {
+    let path: String
+    let platform: String
+    private let cache = Mutex<Entry?>(nil)
+
+    private struct Entry {
+        let identity: DocumentFile.Identity
+        let snapshot: GateSnapshot
+        /// Whether the file may still change without its identity changing.
+        let racy: Bool
+    }
+
+    /// Two writes within the file system's timestamp granularity leave the
+    /// same mtime, so a file read less than this after its last change is
+    /// read again next time (git's "racily clean" rule).
+    private static let racyWindowSeconds = 2
+
+    init(path: String, platform: String) {
+        self.path = path
+        self.platform = platform
+    }
+
+    var name: String { path }
+
+    func load() -> Result<LoadedConfig, GateFailure> {
+        if let identity = DocumentFile.identity(of: path),
+           let hit = cache.withLock({ $0?.identity == identity && $0?.racy == false ? $0?.snapshot : nil }) {
+            return .success(LoadedConfig(snapshot: hit, origin: .localDocument))
+        }
+        do throws(GateFailure) {
+            let (bytes, identity) = try DocumentFile.read(path, maxBytes: GateDocument.maxBytes)
+            let config: GateConfig
+            do {
+                config = try GateDocument.parse(bytes)
+            } catch {
+                throw .config("\(path) \(error.message)")
+            }
+            let snapshot = GateSnapshot(config: config, platform: platform, documentName: path)
+            cache.withLock { $0 = Entry(identity: identity, snapshot: snapshot, racy: Self.isRecent(identity)) }
+            return .success(LoadedConfig(snapshot: snapshot, origin: .localDocument))
+        } catch {
+            cache.withLock { $0 = nil }
+            return .failure(error)
+        }
+    }
+
+    private static func isRecent(_ identity: DocumentFile.Identity) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec &- identity.modified.tv_sec < racyWindowSeconds
+            || now.tv_sec &- identity.changed.tv_sec < racyWindowSeconds
+    }
+}

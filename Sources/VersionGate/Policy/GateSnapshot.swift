@@ -1,0 +1,50 @@
+/// One config prepared for many checks, for one platform: thresholds
+/// validated once and every text the result hands to C kept as a C string.
+/// Building it is pure; every result comes from exactly one snapshot.
+final class GateSnapshot: Sendable {
+    let minRequired: CText?
+    let latest: CText?
+    let updateMessage: CText?
+    let updateURL: CText?
+    /// Problems that did not stop the decision (an unusable threshold or
+    /// URL): the result reports them as VG_ECONFIG.
+    let problem: String?
+    let templateVersion: Int64?
+
+    init(config: GateConfig, platform: String, documentName: String) {
+        var problems: [String] = []
+
+        func threshold(_ key: String) -> CText? {
+            if config.nonStringKeys.contains(key) {
+                problems.append("\(key) is not a JSON string; ignored")
+                return nil
+            }
+            guard let raw = config.values[key], !raw.isEmpty else { return nil }
+            guard let text = withVersion(raw, { $0?.trimmedText }) else {
+                problems.append("\(key) \"\(raw.prefix(64))\" is not a valid version; ignored")
+                return nil
+            }
+            return CText(text)
+        }
+        minRequired = threshold(GateConfig.minRequiredKey(platform: platform))
+        latest = threshold(GateConfig.latestKey(platform: platform))
+
+        updateMessage = config.values[GateConfig.updateMessageKey]
+            .flatMap(MessageSanitizer.sanitize).map(CText.init)
+
+        let urlKey = GateConfig.updateURLKey(platform: platform)
+        if let url = config.values[urlKey], !url.isEmpty {
+            if let why = URLPolicy.refusal(of: url) {
+                problems.append("\(urlKey) refused: \(why)")
+                updateURL = nil
+            } else {
+                updateURL = CText(url)
+            }
+        } else {
+            updateURL = nil
+        }
+
+        templateVersion = config.templateVersion
+        problem = problems.isEmpty ? nil : "\(documentName): " + problems.joined(separator: "; ")
+    }
+}

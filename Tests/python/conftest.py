@@ -1,0 +1,172 @@
+"""Shared fixtures: the real libversiongate.so, real files, controlled envs.
+
+Run from the repository root after scripts/build:
+
+    python3 -m pytest Tests/python
+
+The library is loaded through examples/python/versiongate.py (so
+$VERSIONGATE_LIB, else build/lib/libversiongate.so). Before it is loaded, this
+process gets its own XDG_RUNTIME_DIR / XDG_CACHE_HOME / XDG_STATE_HOME and a
+neutral locale, so no test writes session markers into the real login session
+and none depends on the developer's language.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BINDING_DIR = REPO / "examples" / "python"
+HEADER = REPO / "Sources" / "VersionGateC" / "include" / "versiongate.h"
+
+# One private XDG tree for this pytest process, set before the library loads.
+_XDG = Path(tempfile.mkdtemp(prefix="vg-pytest-xdg-"))
+for _name in ("XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+    (_XDG / _name).mkdir(mode=0o700)
+    os.environ[_name] = str(_XDG / _name)
+for _name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+    os.environ.pop(_name, None)
+
+sys.path.insert(0, str(BINDING_DIR))
+import versiongate as vg  # noqa: E402
+
+LIB_PATH = vg.LIBRARY_PATH
+
+# Codes and statuses as the header defines them (the tests' own copy, so a
+# binding mistake cannot hide a library mistake).
+VG_OK, VG_EINVAL, VG_EVERSION, VG_ECONFIG, VG_ENOMEM, VG_EINTERNAL = 0, -1, -2, -3, -4, -5
+UP_TO_DATE, OPTIONAL, MANDATORY = 0, 1, 2
+
+FIREBASE_TEMPLATE = Path(
+    "/work/shared/protocols/fixtures/firebase_template/"
+    "client_template_version_gate.json")
+
+JSON_KEYS = {
+    "status", "should_prompt", "current", "min_required", "latest", "title",
+    "message", "action_label", "dismiss_label", "store_url", "locale",
+    "error", "error_name", "error_message", "source", "origin",
+}
+
+
+@pytest.fixture
+def write_doc(tmp_path):
+    """write_doc(obj_or_text, name=...) -> Path of a real gate document."""
+    counter = iter(range(10**6))
+
+    def write(content, name=None):
+        path = tmp_path / (name or "gate-%d.json" % next(counter))
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        elif isinstance(content, str):
+            path.write_text(content, encoding="utf-8")
+        else:
+            path.write_text(json.dumps(content), encoding="utf-8")
+        return path
+
+    return write
+
+
+def flat(min_required="1.0.39", latest="1.0.41", platform="linux", **extra):
+    """A flat gate document; None leaves a key out."""
+    doc = {}
+    if min_required is not None:
+        doc["min_required_version_" + platform] = min_required
+    if latest is not None:
+        doc["latest_version_" + platform] = latest
+    doc.update(extra)
+    return doc
+
+
+@pytest.fixture
+def client():
+    """A fresh client with session_scope=process (no markers on disk)."""
+    with vg.Client(session_scope="process") as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def raw():
+    """The library through raw ctypes, declared here independently."""
+    lib = ctypes.CDLL(LIB_PATH)
+    P = ctypes.c_void_p
+    S = ctypes.c_char_p
+    I = ctypes.c_int
+    decl = {
+        "vg_library_version": (S, []),
+        "vg_strerror": (S, [I]),
+        "vg_free": (None, [P]),
+        "vg_version_compare": (I, [ctypes.POINTER(I), S, S]),
+        "vg_decide": (I, [S, S, S]),
+        "vg_client_new": (I, [ctypes.POINTER(P)]),
+        "vg_client_free": (None, [P]),
+        "vg_client_set": (I, [P, S, S]),
+        "vg_client_last_error": (P, [P]),
+        "vg_client_check": (I, [ctypes.POINTER(P), P, S]),
+        "vg_check": (I, [ctypes.POINTER(P), S, S]),
+        "vg_result_status": (I, [P]),
+        "vg_result_should_prompt": (I, [P]),
+        "vg_result_error": (I, [P]),
+        "vg_result_free": (None, [P]),
+    }
+    # String getters return the raw pointer so tests can check NULL-ness and
+    # bytes exactly (strict UTF-8) with string_at.
+    for name in ("title", "message", "action_label", "dismiss_label",
+                 "store_url", "error_message", "min_required", "latest",
+                 "json"):
+        decl["vg_result_" + name] = (P, [P])
+    for name, (restype, argtypes) in decl.items():
+        f = getattr(lib, name)
+        f.restype = restype
+        f.argtypes = argtypes
+    return lib
+
+
+def raw_string(ptr):
+    """bytes at a raw const char * (None for NULL)."""
+    return None if not ptr else ctypes.string_at(ptr)
+
+
+def child_env(**overrides):
+    """A minimal, controlled environment for a subprocess."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "VERSIONGATE_LIB": os.path.abspath(LIB_PATH),
+        "PYTHONPATH": str(BINDING_DIR),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": os.environ["XDG_STATE_HOME"],
+    }
+    for key, value in overrides.items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+CHILD_CHECK = r"""
+import json, sys
+import versiongate as vg
+source, version = sys.argv[1], sys.argv[2]
+options = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
+with vg.Client(source=source, **options) as c, c.check(version) as r:
+    print(r.json_text)
+"""
+
+
+def run_check(source, version, env, options=None):
+    """Check in a new process (a new "launcher") and return its result JSON."""
+    argv = [sys.executable, "-c", CHILD_CHECK, str(source), version]
+    if options:
+        argv.append(json.dumps(options))
+    proc = subprocess.run(argv, env=env, capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)

@@ -1,0 +1,223 @@
+"""The ctypes binding itself: loading, declarations, errors, ownership."""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import (HEADER, LIB_PATH, REPO, VG_ECONFIG, VG_EINVAL,
+                      VG_EVERSION, child_env, flat, vg)
+
+
+def header_functions():
+    text = HEADER.read_text()
+    return sorted(set(re.findall(r"^[A-Za-z_][\w \*]*?\b(vg_\w+)\s*\(", text, re.M)))
+
+
+# -- loading ----------------------------------------------------------------
+
+def test_every_header_function_is_declared_once_with_types():
+    names = header_functions()
+    assert len(names) == 25, names
+    assert list(vg.SYMBOLS) == names
+    for name in names:
+        func = getattr(vg, name)
+        assert func.argtypes is not None, name
+        assert hasattr(func, "restype"), name
+
+
+def test_int_returning_functions_have_an_errcheck_except_the_fail_open_checks():
+    for name in ("vg_version_compare", "vg_client_new", "vg_client_set"):
+        assert getattr(vg, name).errcheck is not None, name
+    for name in ("vg_client_check", "vg_check"):
+        with pytest.raises(AttributeError):
+            getattr(vg, name).errcheck
+
+
+def test_library_version_matches_header():
+    m = re.search(r'#define VG_VERSION_STRING "([^"]+)"', HEADER.read_text())
+    assert vg.library_version() == m.group(1)
+
+
+def test_find_library_prefers_env(tmp_path):
+    assert vg.find_library_path({"VERSIONGATE_LIB": "/x/lib.so"}, tmp_path) == "/x/lib.so"
+
+
+def test_find_library_uses_repo_build_dir(tmp_path):
+    (tmp_path / "build" / "lib").mkdir(parents=True)
+    so = tmp_path / "build" / "lib" / "libversiongate.so"
+    so.write_bytes(b"")
+    assert vg.find_library_path({}, tmp_path) == str(so)
+    # An empty VERSIONGATE_LIB counts as unset.
+    assert vg.find_library_path({"VERSIONGATE_LIB": ""}, tmp_path) == str(so)
+
+
+def test_find_library_falls_back_to_find_library(tmp_path, monkeypatch):
+    monkeypatch.setattr(vg.ctypes.util, "find_library",
+                        lambda name: "libversiongate.so.1" if name == "versiongate" else None)
+    assert vg.find_library_path({}, tmp_path) == "libversiongate.so.1"
+    monkeypatch.setattr(vg.ctypes.util, "find_library", lambda name: None)
+    with pytest.raises(OSError, match="VERSIONGATE_LIB"):
+        vg.find_library_path({}, tmp_path)
+
+
+def _import_in_child(env):
+    return subprocess.run(
+        [sys.executable, "-c", "import versiongate as vg; print(vg.LIBRARY_PATH)"],
+        env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_import_loads_the_library_named_by_env(tmp_path):
+    copy = tmp_path / "copy" / "libversiongate.so"
+    copy.parent.mkdir()
+    shutil.copy(LIB_PATH, copy)
+    proc = _import_in_child(child_env(VERSIONGATE_LIB=str(copy)))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(copy)
+
+
+def test_import_without_env_loads_repo_build():
+    proc = _import_in_child(child_env(VERSIONGATE_LIB=None))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == str(REPO / "build" / "lib" / "libversiongate.so")
+
+
+def test_import_with_a_wrong_env_path_fails_loudly(tmp_path):
+    proc = _import_in_child(child_env(VERSIONGATE_LIB=str(tmp_path / "nope.so")))
+    assert proc.returncode != 0
+    assert "nope.so" in proc.stderr
+
+
+# -- errors -----------------------------------------------------------------
+
+def test_compare_raises_typed_error_for_invalid_version():
+    with pytest.raises(vg.VersionGateError) as info:
+        vg.compare("1.0", "abc")
+    assert info.value.code == VG_EVERSION == vg.Error.EVERSION
+    assert info.value.name == "VG_EVERSION"
+    assert info.value.message
+
+
+def test_client_set_raises_with_the_clients_reason():
+    with vg.Client() as c:
+        with pytest.raises(vg.VersionGateError) as info:
+            c.set("no_such_key", "x")
+        assert info.value.code == VG_EINVAL
+        assert "no_such_key" in info.value.message
+        assert info.value.message == c.last_error
+
+
+def test_client_constructor_raises_for_bad_option_and_frees(monkeypatch):
+    freed = []
+    real = vg.vg_client_free
+    monkeypatch.setattr(vg, "vg_client_free", lambda h: (freed.append(h.value), real(h)))
+    with pytest.raises(vg.VersionGateError) as info:
+        vg.Client(platform="Not A Platform")
+    assert info.value.code == VG_EINVAL
+    assert "platform" in info.value.message
+    assert len(freed) == 1
+
+
+def test_strerror_text_for_every_code():
+    for code in list(vg.Error) + [12345, -999]:
+        assert isinstance(vg.strerror(code), str) and vg.strerror(code)
+
+
+def test_fail_open_is_not_an_exception(tmp_path):
+    with vg.Client(source=tmp_path / "missing.json") as c, c.check("1.0") as r:
+        assert r.status is vg.Status.UP_TO_DATE
+        assert r.error == r.code == VG_ECONFIG
+        assert r.error_name == "VG_ECONFIG"
+    with vg.check(None, "1.0") as r:
+        assert r.status is vg.Status.UP_TO_DATE
+        assert r.error == r.code != 0
+
+
+# -- ownership --------------------------------------------------------------
+
+def test_result_is_freed_exactly_once(write_doc, monkeypatch):
+    freed = []
+    real = vg.vg_result_free
+    monkeypatch.setattr(vg, "vg_result_free", lambda h: (freed.append(h.value), real(h)))
+    src = write_doc(flat())
+    with vg.Client(source=src, session_scope="process") as c:
+        with c.check("1.0.40") as r:
+            address = r._handle.value
+            assert r.status is vg.Status.OPTIONAL
+        assert r.closed
+        r.close()
+        del r
+    assert freed == [address]
+
+
+def test_client_is_freed_exactly_once(monkeypatch):
+    freed = []
+    real = vg.vg_client_free
+    monkeypatch.setattr(vg, "vg_client_free", lambda h: (freed.append(h.value), real(h)))
+    with vg.Client() as c:
+        address = c._handle.value
+    c.close()
+    del c
+    assert freed == [address]
+
+
+def test_result_getters_refuse_a_closed_result(write_doc):
+    r = vg.check(write_doc(flat()), "1.0.40")
+    r.close()
+    for attr in ("status", "title", "message", "json_text", "error"):
+        with pytest.raises(ValueError):
+            getattr(r, attr)
+
+
+def test_result_outlives_its_client(write_doc):
+    c = vg.Client(source=write_doc(flat()), session_scope="process")
+    r = c.check("1.0.38")
+    c.close()
+    with r:
+        assert r.status is vg.Status.MANDATORY
+        assert r.title and r.message
+
+
+def test_strings_are_copies_that_outlive_the_result(write_doc):
+    with vg.check(write_doc(flat()), "1.0.38") as r:
+        title, js = r.title, r.json()
+    assert isinstance(title, str) and title == js["title"]
+
+
+def test_take_string_copies_then_frees_with_vg_free(monkeypatch):
+    freed = []
+    monkeypatch.setattr(vg, "vg_free", lambda p: freed.append(p))
+    buf = ctypes.create_string_buffer("pré-release".encode())
+    address = ctypes.addressof(buf)
+    assert vg._take_string(ctypes.c_void_p(address)) == "pré-release"
+    assert freed == [address]
+    assert vg._take_string(ctypes.c_void_p(None)) is None
+    assert vg._take_string(0) is None
+    assert freed == [address]
+
+
+def test_take_string_frees_even_when_decoding_would_fail(monkeypatch):
+    freed = []
+    monkeypatch.setattr(vg, "vg_free", lambda p: freed.append(p))
+    buf = ctypes.create_string_buffer(b"\xff\xfe")
+    assert vg._take_string(ctypes.addressof(buf)) == "\ufffd\ufffd"
+    assert freed == [ctypes.addressof(buf)]
+
+
+def test_vg_free_accepts_null():
+    vg.vg_free(None)
+
+
+def test_binding_declares_char_pointer_getters_as_borrowed_copies():
+    # const char * getters: c_char_p (copy, not freed); none returns c_void_p.
+    for name in vg.SYMBOLS:
+        if name.startswith("vg_result_") and name not in (
+                "vg_result_status", "vg_result_should_prompt",
+                "vg_result_error", "vg_result_free"):
+            assert getattr(vg, name).restype is ctypes.c_char_p, name

@@ -1,0 +1,224 @@
+/*
+ * bench.c — how much does asking VersionGate cost, next to plain C?
+ *
+ * For vg_version_compare, vg_decide and vg_client_check (a warm local gate
+ * document, session_scope=process, a version that is UP_TO_DATE, the result
+ * freed every call) it prints the median ns per call over ROUNDS rounds of N
+ * calls, N chosen so a round takes about 20-50 ms, next to a plain-C
+ * baseline timed in the same run, and the ratio library/baseline.
+ *
+ * The baseline is the least a C launcher could write by hand: a comparator
+ * of dotted numeric versions (a digit loop, no allocation, no validation),
+ * and a decide made of two such comparisons. It is the cost of the answer
+ * with none of SPEC §3's validation, pre-release ordering, fail-safe or
+ * (for vg_client_check) reading and parsing the document.
+ *
+ * A benchmark, not a test: it exits non-zero only if the library's answers
+ * are wrong, which would make the timings meaningless.
+ *
+ * Build and run: scripts/bench.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, mkstemp */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "versiongate.h"
+
+#define ROUNDS 15
+#define ROUND_MIN_NS 20000000.0 /* 20 ms: the calibration target */
+
+static volatile int sink; /* every answer lands here, so no call is optimized away */
+
+/* ---- the plain-C baseline ----------------------------------------- */
+
+/* -1, 0, 1 for dotted numeric versions ("1.0.39" vs "1.0.41"); missing
+ * components are 0. No validation: anything else stops the comparison. */
+static int plain_compare(const char *a, const char *b) {
+    for (;;) {
+        unsigned long long x = 0, y = 0;
+        while (*a >= '0' && *a <= '9') x = x * 10 + (unsigned)(*a++ - '0');
+        while (*b >= '0' && *b <= '9') y = y * 10 + (unsigned)(*b++ - '0');
+        if (x != y) return x < y ? -1 : 1;
+        if (*a != '.' && *b != '.') return 0;
+        if (*a == '.') a++;
+        if (*b == '.') b++;
+    }
+}
+
+static vg_status plain_decide(const char *cur, const char *min, const char *latest) {
+    if (plain_compare(cur, min) < 0) return VG_STATUS_MANDATORY;
+    if (plain_compare(cur, latest) < 0) return VG_STATUS_OPTIONAL;
+    return VG_STATUS_UP_TO_DATE;
+}
+
+/* ---- inputs, rotated ---------------------------------------------- */
+
+#define NPAIRS 4 /* a power of two: i & (NPAIRS - 1) rotates */
+
+static const char *const pairs[NPAIRS][2] = {
+    {"1.0.39", "1.0.41"}, {"2.10.0", "2.9.3"}, {"1.0.41", "1.0.41"}, {"10.4.1", "10.4.12"},
+};
+static const char *const triples[NPAIRS][3] = { /* current, min, latest */
+    {"1.0.38", "1.0.39", "1.0.41"}, {"1.0.40", "1.0.39", "1.0.41"},
+    {"1.0.41", "1.0.39", "1.0.41"}, {"2.3.0", "2.1.0", "2.3.0"},
+};
+static const char *const current[NPAIRS] = { /* all UP_TO_DATE for the document */
+    "1.0.41", "1.0.42", "1.1.0", "2.0.0",
+};
+static const char document[] =
+    "{\"min_required_version_linux\": \"1.0.39\",\n"
+    " \"latest_version_linux\": \"1.0.41\"}\n";
+
+static vg_client *client; /* for check_library */
+
+/* ---- what is timed: n calls, inputs rotated ------------------------ */
+
+typedef void (*loop_fn)(long n);
+
+static void compare_library(long n) {
+    for (long i = 0; i < n; i++) {
+        const char *const *p = pairs[i & (NPAIRS - 1)];
+        int r = 0;
+        vg_version_compare(&r, p[0], p[1]);
+        sink = r;
+    }
+}
+static void compare_plain(long n) {
+    for (long i = 0; i < n; i++) {
+        const char *const *p = pairs[i & (NPAIRS - 1)];
+        sink = plain_compare(p[0], p[1]);
+    }
+}
+static void decide_library(long n) {
+    for (long i = 0; i < n; i++) {
+        const char *const *t = triples[i & (NPAIRS - 1)];
+        sink = (int)vg_decide(t[0], t[1], t[2]);
+    }
+}
+static void decide_plain(long n) {
+    for (long i = 0; i < n; i++) {
+        const char *const *t = triples[i & (NPAIRS - 1)];
+        sink = (int)plain_decide(t[0], t[1], t[2]);
+    }
+}
+static void check_library(long n) {
+    for (long i = 0; i < n; i++) {
+        vg_result *r = NULL;
+        vg_client_check(&r, client, current[i & (NPAIRS - 1)]);
+        sink = (int)vg_result_status(r);
+        vg_result_free(r);
+    }
+}
+
+/* ---- timing -------------------------------------------------------- */
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double time_round(loop_fn f, long n) {
+    double t0 = now_ns();
+    f(n);
+    return now_ns() - t0;
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median ns per call of f over ROUNDS rounds; *calls receives N. */
+static double median_ns(loop_fn f, long *calls) {
+    long n = 1;
+    while (time_round(f, n) < ROUND_MIN_NS && n < (1L << 40)) n *= 2; /* also warms up */
+    double per_call[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) per_call[r] = time_round(f, n) / (double)n;
+    qsort(per_call, ROUNDS, sizeof per_call[0], by_value);
+    *calls = n;
+    return per_call[ROUNDS / 2];
+}
+
+/* ---- the library must give the right answers before it is timed ---- */
+
+static int sane(void) {
+    static const int want_compare[NPAIRS] = {-1, 1, 0, -1};
+    static const vg_status want_decide[NPAIRS] = {
+        VG_STATUS_MANDATORY, VG_STATUS_OPTIONAL, VG_STATUS_UP_TO_DATE, VG_STATUS_UP_TO_DATE};
+    int ok = 1;
+    for (int i = 0; i < NPAIRS; i++) {
+        int c = 99, err = vg_version_compare(&c, pairs[i][0], pairs[i][1]);
+        if (err != VG_OK || c != want_compare[i] || plain_compare(pairs[i][0], pairs[i][1]) != c) {
+            fprintf(stderr, "bench: compare(%s, %s) = %d (%s), want %d\n",
+                    pairs[i][0], pairs[i][1], c, vg_strerror(err), want_compare[i]);
+            ok = 0;
+        }
+        const char *const *t = triples[i];
+        if (vg_decide(t[0], t[1], t[2]) != want_decide[i] || plain_decide(t[0], t[1], t[2]) != want_decide[i]) {
+            fprintf(stderr, "bench: decide(%s, %s, %s) is wrong\n", t[0], t[1], t[2]);
+            ok = 0;
+        }
+        vg_result *r = NULL;
+        int e = vg_client_check(&r, client, current[i]);
+        if (e != VG_OK || vg_result_status(r) != VG_STATUS_UP_TO_DATE) {
+            const char *why = vg_result_error_message(r);
+            fprintf(stderr, "bench: check(%s) = status %d, %s%s%s\n", current[i],
+                    (int)vg_result_status(r), vg_strerror(e), why ? ": " : "", why ? why : "");
+            ok = 0;
+        }
+        vg_result_free(r);
+    }
+    return ok;
+}
+
+int main(void) {
+    char path[] = "/tmp/versiongate-bench-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, document, sizeof document - 1) != (ssize_t)(sizeof document - 1)) {
+        perror("bench: temporary gate document");
+        return 1;
+    }
+    close(fd);
+
+    int status = 1;
+    if (vg_client_new(&client) != VG_OK || vg_client_set(client, "source", path) != VG_OK ||
+        vg_client_set(client, "session_scope", "process") != VG_OK) {
+        fprintf(stderr, "bench: client setup failed: %s\n",
+                client ? vg_client_last_error(client) : "vg_client_new");
+        goto out;
+    }
+    if (!sane()) goto out;
+
+    static const struct {
+        const char *name, *baseline_name;
+        loop_fn library, baseline;
+    } rows[] = {
+        {"vg_version_compare", "plain_compare", compare_library, compare_plain},
+        {"vg_decide", "plain_decide", decide_library, decide_plain},
+        {"vg_client_check", "plain_decide", check_library, decide_plain},
+    };
+
+    printf("VersionGate %s, median of %d rounds of N calls (~20-50 ms a round)\n\n",
+           vg_library_version(), ROUNDS);
+    printf("%-20s %12s %10s   %-15s %12s %10s %9s\n", "function", "ns/call", "N",
+           "baseline", "ns/call", "N", "ratio");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        long n_lib, n_base;
+        double lib = median_ns(rows[i].library, &n_lib);
+        double base = median_ns(rows[i].baseline, &n_base);
+        printf("%-20s %12.1f %10ld   %-15s %12.1f %10ld %8.1fx\n", rows[i].name, lib, n_lib,
+               rows[i].baseline_name, base, n_base, lib / base);
+    }
+    printf("\nbaseline: hand-written C, dotted numeric versions only, no validation;\n"
+           "vg_client_check also loads the gate document and allocates a result per call.\n");
+    status = 0;
+out:
+    vg_client_free(client);
+    unlink(path);
+    return status;
+}

@@ -1,0 +1,509 @@
+"""ctypes binding for libversiongate.so — "may this version of the app run?"
+
+Usage::
+
+    import versiongate as vg
+
+    with vg.Client(source="/etc/myapp/gate.json") as client:
+        with client.check("1.0.40") as result:
+            if result.status is vg.Status.MANDATORY:
+                ...
+
+    vg.compare("1.9", "1.10")                   # -1
+    vg.decide("1.0.40", "1.0.39", "1.0.41")     # Status.OPTIONAL
+    with vg.check("/etc/myapp/gate.json", "1.0.40") as result: ...
+
+Conventions (after python-libarchive-c's ``ffi.py``):
+
+- every C symbol of ``versiongate.h`` is declared once, below, with
+  ``argtypes`` and ``restype``; functions returning an int error code get an
+  ``errcheck`` that raises :class:`VersionGateError` — except the two check
+  functions, whose errors fail open and are reported on the :class:`Result`;
+- handles (:class:`Client`, :class:`Result`) are context managers that free
+  their handle exactly once (``close()`` is idempotent, ``__del__`` is only a
+  safety net);
+- ``const char *`` getters return strings owned by the result: they are copied
+  (``c_char_p`` restype) while the result is alive and never freed;
+- strings returned through ``char **out`` are read as ``c_void_p``, copied with
+  ``string_at`` and released with ``vg_free`` (:func:`_take_string`). A
+  ``c_char_p`` there would copy to ``bytes`` and lose the pointer: a leak.
+
+The library is found through ``$VERSIONGATE_LIB``, else
+``build/lib/libversiongate.so`` in the repository this file lives in, else
+``ctypes.util.find_library("versiongate")``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import enum
+import json
+import os
+from ctypes import POINTER, c_char_p, c_int, c_void_p
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
+
+__all__ = [
+    "Client",
+    "Error",
+    "LIBRARY_PATH",
+    "Result",
+    "Status",
+    "VersionGateError",
+    "check",
+    "compare",
+    "decide",
+    "find_library_path",
+    "library_version",
+    "strerror",
+]
+
+StrOrBytes = Union[str, bytes]
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+
+class Status(enum.IntEnum):
+    """``vg_status``: the gate's answer."""
+
+    UP_TO_DATE = 0
+    OPTIONAL = 1
+    MANDATORY = 2
+
+
+class Error(enum.IntEnum):
+    """``vg_error``: 0 is success, errors are negative (append-only list)."""
+
+    OK = 0
+    EINVAL = -1
+    EVERSION = -2
+    ECONFIG = -3
+    ENOMEM = -4
+    EINTERNAL = -5
+
+
+def error_name(code: int) -> str:
+    """``"VG_EINVAL"`` for -1, ``"VG_E?(12345)"`` for unknown codes."""
+    try:
+        return "VG_" + Error(code).name
+    except ValueError:
+        return "VG_E?(%d)" % code
+
+
+class VersionGateError(Exception):
+    """A negative ``vg_error`` code from the library, with its message."""
+
+    def __init__(self, code: int, message: Optional[str] = None):
+        self.code = int(code)
+        self.name = error_name(self.code)
+        self.message = message if message is not None else strerror(self.code)
+        super().__init__(self.code, self.message)
+
+    def __str__(self) -> str:
+        return "%s: %s" % (self.name, self.message)
+
+
+# --------------------------------------------------------------------------
+# Locating and loading the library
+# --------------------------------------------------------------------------
+
+_REPO_ROOT = Path(__file__).resolve().parents[2]
+_DEFAULT_RELATIVE = Path("build", "lib", "libversiongate.so")
+
+
+def find_library_path(
+    environ: Optional[Mapping[str, str]] = None,
+    repo_root: Optional[Path] = None,
+) -> str:
+    """Where to load the library from (see the module docstring).
+
+    Raises ``OSError`` when none of the three places has it. An explicit
+    ``$VERSIONGATE_LIB`` is used as given (no fallback when it is wrong: a
+    typo must not silently load another copy).
+    """
+    environ = os.environ if environ is None else environ
+    repo_root = _REPO_ROOT if repo_root is None else Path(repo_root)
+    explicit = environ.get("VERSIONGATE_LIB")
+    if explicit:
+        return explicit
+    in_repo = repo_root / _DEFAULT_RELATIVE
+    if in_repo.is_file():
+        return str(in_repo)
+    found = ctypes.util.find_library("versiongate")
+    if found:
+        return found
+    raise OSError(
+        "libversiongate.so not found: set VERSIONGATE_LIB, build %s "
+        "(scripts/build) or install it where the dynamic loader finds it"
+        % in_repo
+    )
+
+
+LIBRARY_PATH = find_library_path()
+_lib = ctypes.CDLL(LIBRARY_PATH)
+
+
+# --------------------------------------------------------------------------
+# errcheck functions
+# --------------------------------------------------------------------------
+
+def _errcheck_code(code, func, args):
+    """Raise on a negative code; the message is the library's strerror."""
+    if code != Error.OK:
+        raise VersionGateError(code, "%s: %s" % (func.__name__, strerror(code)))
+    return code
+
+
+def _errcheck_set(code, func, args):
+    """vg_client_set: the client says why (vg_client_last_error)."""
+    if code != Error.OK:
+        why = vg_client_last_error(args[0])
+        message = _decode(why) if why is not None else strerror(code)
+        raise VersionGateError(code, message)
+    return code
+
+
+# --------------------------------------------------------------------------
+# The C symbols, each declared once
+# --------------------------------------------------------------------------
+
+def _declare(name, restype, argtypes, errcheck=None):
+    try:
+        func = getattr(_lib, name)
+    except AttributeError:
+        raise ImportError(
+            "%s does not export %s: the library does not match versiongate.h"
+            % (LIBRARY_PATH, name)
+        ) from None
+    func.restype = restype
+    func.argtypes = argtypes
+    if errcheck is not None:
+        func.errcheck = errcheck
+    return func
+
+
+_vg_client_p = c_void_p  # opaque vg_client *
+_vg_result_p = c_void_p  # opaque vg_result *
+
+# Library. Static strings: c_char_p copies them, nothing to free.
+vg_library_version = _declare("vg_library_version", c_char_p, [])
+vg_strerror = _declare("vg_strerror", c_char_p, [c_int])
+vg_free = _declare("vg_free", None, [c_void_p])
+
+# Versions and the pure gate.
+vg_version_compare = _declare(
+    "vg_version_compare", c_int, [POINTER(c_int), c_char_p, c_char_p],
+    _errcheck_code)
+vg_decide = _declare("vg_decide", c_int, [c_char_p, c_char_p, c_char_p])
+
+# Client.
+vg_client_new = _declare(
+    "vg_client_new", c_int, [POINTER(_vg_client_p)], _errcheck_code)
+vg_client_free = _declare("vg_client_free", None, [_vg_client_p])
+vg_client_last_error = _declare(
+    "vg_client_last_error", c_char_p, [_vg_client_p])
+vg_client_set = _declare(
+    "vg_client_set", c_int, [_vg_client_p, c_char_p, c_char_p], _errcheck_set)
+# The check functions return an int code too, but every error there fails open
+# (UP_TO_DATE) and a result is written even then, which must be freed: the
+# code is reported on the Result, not raised (no errcheck on purpose).
+vg_client_check = _declare(
+    "vg_client_check", c_int,
+    [POINTER(_vg_result_p), _vg_client_p, c_char_p])
+vg_check = _declare(
+    "vg_check", c_int, [POINTER(_vg_result_p), c_char_p, c_char_p])
+
+# Result getters. Strings are owned by the result: c_char_p copies them while
+# the result is alive; they are never freed by us.
+vg_result_status = _declare("vg_result_status", c_int, [_vg_result_p])
+vg_result_should_prompt = _declare(
+    "vg_result_should_prompt", c_int, [_vg_result_p])
+vg_result_title = _declare("vg_result_title", c_char_p, [_vg_result_p])
+vg_result_message = _declare("vg_result_message", c_char_p, [_vg_result_p])
+vg_result_action_label = _declare(
+    "vg_result_action_label", c_char_p, [_vg_result_p])
+vg_result_dismiss_label = _declare(
+    "vg_result_dismiss_label", c_char_p, [_vg_result_p])
+vg_result_store_url = _declare(
+    "vg_result_store_url", c_char_p, [_vg_result_p])
+vg_result_error = _declare("vg_result_error", c_int, [_vg_result_p])
+vg_result_error_message = _declare(
+    "vg_result_error_message", c_char_p, [_vg_result_p])
+vg_result_min_required = _declare(
+    "vg_result_min_required", c_char_p, [_vg_result_p])
+vg_result_latest = _declare("vg_result_latest", c_char_p, [_vg_result_p])
+vg_result_json = _declare("vg_result_json", c_char_p, [_vg_result_p])
+vg_result_free = _declare("vg_result_free", None, [_vg_result_p])
+
+#: Every function of versiongate.h, by name (what this module declared).
+SYMBOLS = tuple(sorted(n for n in globals() if n.startswith("vg_")))
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+def _encode(value: Optional[StrOrBytes]) -> Optional[bytes]:
+    """str -> UTF-8 bytes; bytes pass through (for non-UTF-8 tests); None -> NULL."""
+    if value is None or isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape")
+    raise TypeError("expected str, bytes or None, not %s" % type(value).__name__)
+
+
+def _encode_path(value: Optional[PathLike]) -> Optional[bytes]:
+    if value is None:
+        return None
+    return os.fsencode(value)
+
+
+def _decode(raw: Optional[bytes]) -> Optional[str]:
+    # The library promises UTF-8; a launcher must not crash if it is not.
+    return None if raw is None else raw.decode("utf-8", "replace")
+
+
+def _take_string(ptr: Union[c_void_p, int, None]) -> Optional[str]:
+    """Copy and release a string the library returned through ``char **out``.
+
+    ``ptr`` is the ``c_void_p`` the out-parameter was read into (or its int
+    value). The bytes are copied with ``string_at``, then the library's memory
+    is released with ``vg_free`` — exactly once, also when decoding fails.
+    """
+    address = ptr.value if isinstance(ptr, c_void_p) else ptr
+    if not address:
+        return None
+    try:
+        return ctypes.string_at(address).decode("utf-8", "replace")
+    finally:
+        vg_free(address)
+
+
+def library_version() -> str:
+    """The library's version, "MAJOR.MINOR.PATCH"."""
+    return vg_library_version().decode("ascii", "replace")
+
+
+def strerror(code: int) -> str:
+    """The library's English description of a ``vg_error`` code."""
+    raw = vg_strerror(int(code))
+    return raw.decode("utf-8", "replace") if raw is not None else "unknown error"
+
+
+def compare(a: StrOrBytes, b: StrOrBytes) -> int:
+    """-1, 0 or 1 as version ``a`` is lower, equal or higher than ``b``.
+
+    Raises :class:`VersionGateError` (``code == Error.EVERSION``) when either
+    string is not a valid version (SPEC §3).
+    """
+    if a is None or b is None:
+        raise TypeError("compare() needs two version strings")
+    out = c_int(0)
+    vg_version_compare(ctypes.byref(out), _encode(a), _encode(b))
+    return out.value
+
+
+def decide(current: Optional[StrOrBytes],
+           min_required: Optional[StrOrBytes] = None,
+           latest: Optional[StrOrBytes] = None) -> Status:
+    """The pure gate (SPEC §4) on explicit thresholds; never raises for values."""
+    return Status(vg_decide(_encode(current), _encode(min_required),
+                            _encode(latest)))
+
+
+# --------------------------------------------------------------------------
+# Result
+# --------------------------------------------------------------------------
+
+class Result:
+    """One answer of the gate; owns a ``vg_result *``.
+
+    Use as a context manager (or call :meth:`close`); getters read the live
+    result and raise ``ValueError`` once it is closed. ``code`` is what the
+    check function returned; ``error`` is ``vg_result_error`` (they are equal
+    when the library keeps its contract).
+    """
+
+    __slots__ = ("_handle", "code")
+
+    def __init__(self, handle: c_void_p, code: int):
+        self._handle = handle
+        self.code = code
+
+    # -- lifetime ---------------------------------------------------------
+    def close(self) -> None:
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            vg_result_free(handle)
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def __enter__(self) -> "Result":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        # Safety net only; at interpreter shutdown the module may be gone.
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _h(self) -> c_void_p:
+        if self._handle is None:
+            raise ValueError("the result is closed")
+        return self._handle
+
+    # -- getters ----------------------------------------------------------
+    @property
+    def status(self) -> Status:
+        return Status(vg_result_status(self._h()))
+
+    @property
+    def should_prompt(self) -> bool:
+        return vg_result_should_prompt(self._h()) != 0
+
+    @property
+    def title(self) -> Optional[str]:
+        return _decode(vg_result_title(self._h()))
+
+    @property
+    def message(self) -> Optional[str]:
+        return _decode(vg_result_message(self._h()))
+
+    @property
+    def action_label(self) -> Optional[str]:
+        return _decode(vg_result_action_label(self._h()))
+
+    @property
+    def dismiss_label(self) -> Optional[str]:
+        return _decode(vg_result_dismiss_label(self._h()))
+
+    @property
+    def store_url(self) -> Optional[str]:
+        return _decode(vg_result_store_url(self._h()))
+
+    @property
+    def error(self) -> int:
+        """``vg_result_error``: 0 when the decision came from a good config."""
+        return vg_result_error(self._h())
+
+    @property
+    def error_name(self) -> str:
+        return error_name(self.error)
+
+    @property
+    def error_message(self) -> Optional[str]:
+        return _decode(vg_result_error_message(self._h()))
+
+    @property
+    def min_required(self) -> Optional[str]:
+        return _decode(vg_result_min_required(self._h()))
+
+    @property
+    def latest(self) -> Optional[str]:
+        return _decode(vg_result_latest(self._h()))
+
+    @property
+    def json_text(self) -> str:
+        raw = vg_result_json(self._h())
+        if raw is None:
+            raise VersionGateError(Error.EINTERNAL, "vg_result_json returned NULL")
+        return _decode(raw)
+
+    def json(self) -> Any:
+        """``vg_result_json`` parsed."""
+        return json.loads(self.json_text)
+
+    def __repr__(self) -> str:
+        if self._handle is None:
+            return "<versiongate.Result closed>"
+        return "<versiongate.Result %s should_prompt=%d %s>" % (
+            self.status.name, self.should_prompt, self.error_name)
+
+
+def _result_from(check, *args) -> Result:
+    out = c_void_p(None)
+    code = check(ctypes.byref(out), *args)
+    if not out.value:
+        # Contract broken (a result is always written): fail open anyway.
+        raise VersionGateError(
+            Error.EINTERNAL, "%s wrote no result (code %d)" % (check.__name__, code))
+    return Result(out, code)
+
+
+# --------------------------------------------------------------------------
+# Client
+# --------------------------------------------------------------------------
+
+class Client:
+    """A configured gate; owns a ``vg_client *``.
+
+    Options are the library's string keys (``source``, ``platform``,
+    ``locale``, ``session_scope``); keyword arguments set them in that order.
+    A bad key or value raises :class:`VersionGateError` (``Error.EINVAL``)
+    with the library's reason. :meth:`check` never raises for a fail-open
+    error: it returns a :class:`Result` whose ``error`` says why.
+    """
+
+    def __init__(self, source: Optional[PathLike] = None, **options: Optional[str]):
+        out = c_void_p(None)
+        vg_client_new(ctypes.byref(out))
+        self._handle: Optional[c_void_p] = out
+        try:
+            if source is not None:
+                self.set("source", _encode_path(source))
+            for key, value in options.items():
+                if value is not None:
+                    self.set(key, value)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            vg_client_free(handle)
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _h(self) -> c_void_p:
+        if self._handle is None:
+            raise ValueError("the client is closed")
+        return self._handle
+
+    def set(self, key: StrOrBytes, value: Optional[StrOrBytes]) -> None:
+        """Set an option; ``None`` restores its default."""
+        vg_client_set(self._h(), _encode(key), _encode(value))
+
+    @property
+    def last_error(self) -> Optional[str]:
+        """Why the last :meth:`set` failed, or None."""
+        return _decode(vg_client_last_error(self._h()))
+
+    def check(self, version: Optional[StrOrBytes]) -> Result:
+        """May ``version`` run? Always a Result (fail-open errors included)."""
+        return _result_from(vg_client_check, self._h(), _encode(version))
+
+
+def check(source: Optional[PathLike], version: Optional[StrOrBytes]) -> Result:
+    """One-shot check on the library's process-wide client for ``source``."""
+    return _result_from(vg_check, _encode_path(source), _encode(version))
