@@ -1,0 +1,173 @@
+import Foundation
+import XCTest
+@testable import VersionGate
+
+final class GateClientTests: XCTestCase {
+    private let flat = #"{"min_required_version_linux": "1.0.39", "latest_version_linux": "1.0.41", "update_url_linux": "https://flathub.org/apps/com.example.Launcher"}"#
+
+    private func client(_ path: String, _ options: [String: String] = ["session_scope": "process"]) throws -> GateClient {
+        let client = GateClient()
+        try client.set("source", path)
+        for (key, value) in options { try client.set(key, value) }
+        return client
+    }
+
+    private func check(_ client: GateClient, _ version: String, _ env: [String: String] = [:]) -> GateResult {
+        var version = version
+        return version.withUTF8 { client.check(current: $0, environment: CheckEnvironment(variables: env)) }
+    }
+
+    func testTheThreeOutcomesOnAFlatDocument() throws {
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", flat)
+        let c = try client(path)
+        let rows: [(version: String, status: GateStatus, dismiss: Bool)] = [
+            ("1.0.38", .mandatory, false), ("1.0.40", .optional, true),
+            ("1.0.41", .upToDate, false), ("2.0", .upToDate, false),
+        ]
+        for row in rows {
+            let r = check(c, row.version)
+            XCTAssertEqual(r.status, row.status, row.version)
+            XCTAssertEqual(r.errorCode, 0, row.version)
+            XCTAssertEqual(r.title == nil, row.status == .upToDate, row.version)
+            XCTAssertEqual(r.message == nil, row.status == .upToDate, row.version)
+            XCTAssertEqual(r.dismissLabel != nil, row.dismiss, row.version)
+            XCTAssertEqual(r.storeURL?.string, row.status == .upToDate ? nil : "https://flathub.org/apps/com.example.Launcher")
+            XCTAssertEqual(r.minRequired?.string, "1.0.39")
+            XCTAssertEqual(r.latest?.string, "1.0.41")
+            XCTAssertEqual(r.origin, "local_document")
+        }
+    }
+
+    func testEveryDocumentFailureFailsOpenWithAMessageNamingTheFile() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let fifo = dir.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let zeroLink = dir.appendingPathComponent("zero").path
+        try FileManager.default.createSymbolicLink(atPath: zeroLink, withDestinationPath: "/dev/zero")
+        let rows: [(name: String, path: String, mentions: String)] = [
+            ("missing", dir.appendingPathComponent("absent.json").path, "No such file"),
+            ("directory", dir.path, "not a regular file"),
+            ("fifo", fifo, "not a regular file"),
+            ("/dev/zero", zeroLink, "not a regular file"),
+            ("empty", try writeFile(dir, "empty.json", ""), "JSON"),
+            ("invalid JSON", try writeFile(dir, "bad.json", "{\"min_required_version_linux\": "), "JSON"),
+            ("array", try writeFile(dir, "array.json", "[\"1.0\"]"), "object"),
+            ("too large", try writeFile(dir, "big.json", "{\"a\":\"" + String(repeating: "x", count: 1 << 20) + "\"}"), "limit"),
+        ]
+        for row in rows {
+            let r = check(try client(row.path), "1.0.0")
+            XCTAssertEqual(r.status, .upToDate, row.name)
+            XCTAssertEqual(r.errorCode, -3, row.name)
+            let message = r.errorMessage?.string ?? ""
+            XCTAssertTrue(message.contains(row.path), "\(row.name): \(message)")
+            XCTAssertTrue(message.contains(row.mentions), "\(row.name): \(message)")
+            XCTAssertEqual(r.origin, "none", row.name)
+        }
+    }
+
+    func testNoSourceAndInvalidCurrentFailOpen() throws {
+        let none = check(GateClient(), "1.0.0")
+        XCTAssertEqual(none.status, .upToDate)
+        XCTAssertEqual(none.errorCode, -3)
+
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", flat)
+        for bad in ["", "1..2", "1.0b1", "\u{FF11}.0", String(repeating: "1", count: 300)] {
+            let r = check(try client(path), bad)
+            XCTAssertEqual(r.status, .upToDate, bad)
+            XCTAssertEqual(r.errorCode, -2, bad)
+            XCTAssertNil(r.current)
+        }
+    }
+
+    func testAnUnusableThresholdIsIgnoredAndReported() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let rows: [(doc: String, status: GateStatus, key: String)] = [
+            (#"{"min_required_version_linux": 2.10, "latest_version_linux": "3.0"}"#, .optional, "min_required_version_linux"),
+            (#"{"min_required_version_linux": "abc", "latest_version_linux": "3.0"}"#, .optional, "min_required_version_linux"),
+            (#"{"min_required_version_linux": "3.0", "latest_version_linux": true}"#, .mandatory, "latest_version_linux"),
+            (#"{"min_required_version_linux": "1.0", "update_url_linux": "http://evil.example/"}"#, .upToDate, "update_url_linux"),
+        ]
+        for (i, row) in rows.enumerated() {
+            let r = check(try client(try writeFile(dir, "doc\(i).json", row.doc)), "2.0")
+            XCTAssertEqual(r.status, row.status, row.doc)
+            XCTAssertEqual(r.errorCode, -3, row.doc)
+            XCTAssertTrue(r.errorMessage?.string.contains(row.key) == true, r.errorMessage?.string ?? "")
+        }
+    }
+
+    func testPlatformSelectsTheKeysAndTheTemplateExportWorks() throws {
+        let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../shared/protocols/fixtures/firebase_template/client_template_version_gate.json").path
+        let linux = try client(template)
+        XCTAssertEqual(check(linux, "2.0.9").status, .mandatory)
+        XCTAssertEqual(check(linux, "2.4.0").status, .optional)
+        XCTAssertEqual(check(linux, "2.4.1").status, .upToDate)
+        let ios = try client(template, ["platform": "ios", "session_scope": "process"])
+        XCTAssertEqual(check(ios, "1.9").status, .mandatory)
+        XCTAssertEqual(check(ios, "2.1.0").status, .optional)
+        let r = check(ios, "2.1.0")
+        XCTAssertEqual(r.message?.string, "A new version is available. Please update to continue.")
+        XCTAssertEqual(r.templateVersion, 42)
+    }
+
+    func testAChangedDocumentIsPickedUpAtOnceEvenAtTheSameSize() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let path = try writeFile(dir, "gate.json", #"{"latest_version_linux": "1.0.41"}"#)
+        let c = try client(path)
+        XCTAssertEqual(check(c, "1.0.41").status, .upToDate)
+        try writeFile(dir, "gate.json", #"{"latest_version_linux": "1.0.42"}"#)
+        XCTAssertEqual(check(c, "1.0.41").status, .optional)
+        try FileManager.default.removeItem(atPath: path)
+        XCTAssertEqual(check(c, "1.0.41").errorCode, -3)
+    }
+
+    func testOptionalPromptsOncePerSessionAndMandatoryAlways() throws {
+        let dir = try makeTemporaryDirectory(self)
+        let path = try writeFile(dir, "gate.json", flat)
+        let runtime = try makeTemporaryDirectory(self).path
+        for scope in ["process", "login"] {
+            let c = try client(path, ["session_scope": scope])
+            let env = ["XDG_RUNTIME_DIR": runtime]
+            XCTAssertEqual([1, 2, 3].map { _ in check(c, "1.0.38", env).shouldPrompt }, [true, true, true], scope)
+            // Each scope has its own source path key space only through its store, so use a new current version per scope.
+            let version = scope == "process" ? "1.0.40" : "1.0.39"
+            XCTAssertEqual([1, 2, 3].map { _ in check(c, version, env).shouldPrompt }, [true, false, false], scope)
+        }
+        let markers = try FileManager.default.contentsOfDirectory(atPath: runtime + "/versiongate")
+        XCTAssertEqual(markers.count, 1, "one login marker for the one OPTIONAL prompt shown in login scope")
+    }
+
+    func testAnUpdateMessageFromTheDocumentIsSanitized() throws {
+        let doc = #"{"latest_version_linux": "9", "update_message": "  Nova versão\u202E disponível\u0007\n  "}"#
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", doc)
+        let r = check(try client(path), "1")
+        XCTAssertEqual(r.message?.string, "Nova versão disponível")
+    }
+
+    func testLocaleComesFromTheOptionThenTheEnvironment() throws {
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", flat)
+        let english = check(try client(path), "1.0.38", [:])
+        XCTAssertEqual(english.language, "en")
+        let german = check(try client(path), "1.0.38", ["LANG": "de_DE.UTF-8"])
+        XCTAssertEqual(german.language, "de")
+        XCTAssertNotEqual(german.title?.string, english.title?.string)
+        let option = check(try client(path, ["locale": "fr", "session_scope": "process"]), "1.0.38", ["LC_ALL": "de_DE"])
+        XCTAssertEqual(option.language, "fr")
+    }
+
+    func testJSONHasEveryField() throws {
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", flat)
+        let r = check(try client(path), "1.0.38")
+        let object = try JSONSerialization.jsonObject(with: Data(r.jsonText.string.utf8)) as? [String: Any]
+        XCTAssertEqual(object?["status"] as? String, "MANDATORY")
+        XCTAssertEqual(object?["current"] as? String, "1.0.38")
+        XCTAssertEqual(object?["error_name"] as? String, "VG_OK")
+        XCTAssertEqual(object?["store_url"] as? String, "https://flathub.org/apps/com.example.Launcher")
+        XCTAssertTrue(object?["dismiss_label"] is NSNull)
+        XCTAssertEqual(Set(object?.keys.map { $0 } ?? []), [
+            "status", "should_prompt", "current", "min_required", "latest", "title", "message", "action_label",
+            "dismiss_label", "store_url", "locale", "error", "error_name", "error_message", "source", "origin",
+            "template_version",
+        ])
+    }
+}
