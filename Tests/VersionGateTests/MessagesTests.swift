@@ -1,0 +1,135 @@
+import XCTest
+@testable import VersionGate
+
+final class MessagesTests: XCTestCase {
+    func testEachLanguageResolvesFromItsForms() {
+        let rows: [(String, [String], UInt)] = [
+            ("en", ["en", "en_US", "en_GB.UTF-8", "en-US", "EN_us", "C", "C.UTF-8", "POSIX", "ja_JP.UTF-8", "zh-Hant-TW", "x", "_", ".UTF-8", "@euro"], #line),
+            ("pt-BR", ["pt_BR.UTF-8@euro", "pt_BR", "pt-BR", "pt", "pt_PT.UTF-8", "PT_br.utf8"], #line),
+            ("es", ["es", "es_ES.UTF-8", "es_MX", "es-419", "es_ES@euro"], #line),
+            ("de", ["de", "de_DE", "de_DE.UTF-8", "de_AT.ISO-8859-1@euro", "de-CH"], #line),
+            ("fr", ["fr", "fr_FR.UTF-8", "fr_CA", "fr-BE", "fr_FR@euro"], #line),
+        ]
+        for (tag, forms, line) in rows {
+            for form in forms {
+                XCTAssertEqual(LocaleChoice.resolve(option: form, environment: [:]), tag, "option \(form)", line: line)
+                XCTAssertEqual(LocaleChoice.resolve(option: nil, environment: ["LANG": form]), tag, "LANG=\(form)", line: line)
+            }
+        }
+    }
+
+    /// SPEC §8: option > LC_ALL > LC_MESSAGES > LANG; empty values are skipped,
+    /// an unknown first choice is not (POSIX): it falls back to English.
+    func testPrecedence() {
+        let all = ["LC_ALL": "de_DE.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8", "LANG": "es_ES.UTF-8"]
+        let rows: [(String?, [String: String], String, UInt)] = [
+            ("pt_BR", all, "pt-BR", #line),
+            (nil, all, "de", #line),
+            ("", all, "de", #line),
+            (nil, ["LC_ALL": "", "LC_MESSAGES": "fr_FR", "LANG": "es_ES"], "fr", #line),
+            (nil, ["LC_MESSAGES": "fr_FR", "LANG": "es_ES"], "fr", #line),
+            (nil, ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "es_ES"], "es", #line),
+            (nil, ["LC_CTYPE": "de_DE", "LANGUAGE": "fr", "LANG": "pt_BR"], "pt-BR", #line),
+            (nil, ["LC_ALL": "C", "LANG": "de_DE"], "en", #line),
+            ("ja", all, "en", #line),
+            (nil, ["LC_ALL": "", "LC_MESSAGES": "", "LANG": ""], "en", #line),
+            (nil, [:], "en", #line),
+        ]
+        for (option, environment, tag, line) in rows {
+            XCTAssertEqual(LocaleChoice.resolve(option: option, environment: environment), tag, line: line)
+        }
+    }
+
+    func testCatalogs() {
+        let rows: [(String, String, String, UInt)] = [
+            ("en", "Update required", "Later", #line),
+            ("pt-BR", "Atualização necessária", "Mais tarde", #line),
+            ("es", "Actualización necesaria", "Más tarde", #line),
+            ("de", "Update erforderlich", "Später", #line),
+            ("fr", "Mise à jour requise", "Plus tard", #line),
+            ("xx", "Update required", "Later", #line),
+            ("", "Update required", "Later", #line),
+        ]
+        for (tag, mandatoryTitle, laterLabel, line) in rows {
+            let catalog = MessageCatalog.forLanguage(tag)
+            XCTAssertEqual(catalog.mandatoryTitle, mandatoryTitle, line: line)
+            XCTAssertEqual(catalog.laterLabel, laterLabel, line: line)
+        }
+        XCTAssertEqual(MessageCatalog.forLanguage("en"), MessageCatalog(
+            language: "en", mandatoryTitle: "Update required",
+            mandatoryMessage: "This version is no longer supported. Please update to continue.",
+            optionalTitle: "Update available", optionalMessage: "A new version is available.",
+            updateLabel: "Update", laterLabel: "Later"))
+    }
+
+    /// Every catalog is complete, distinct from English, and clean.
+    func testCatalogsAreComplete() {
+        XCTAssertEqual(MessageCatalog.all.map(\.language), ["en", "pt-BR", "es", "de", "fr"])
+        for catalog in MessageCatalog.all {
+            XCTAssertEqual(MessageCatalog.forLanguage(catalog.language), catalog)
+            let texts = [catalog.mandatoryTitle, catalog.mandatoryMessage, catalog.optionalTitle,
+                         catalog.optionalMessage, catalog.updateLabel, catalog.laterLabel]
+            for text in texts {
+                XCTAssertEqual(MessageSanitizer.sanitize(text), text, "\(catalog.language): \(text)")
+            }
+            XCTAssertEqual(Set(texts).count, texts.count, catalog.language)
+            if catalog.language != "en" {
+                XCTAssertNotEqual(catalog.mandatoryMessage, MessageCatalog.english.mandatoryMessage)
+                XCTAssertNotEqual(catalog.optionalMessage, MessageCatalog.english.optionalMessage)
+            }
+        }
+    }
+
+    func testSanitizer() {
+        let rows: [(String, String?, UInt)] = [
+            ("A new version is available.", "A new version is available.", #line),
+            ("Nova versão disponível…", "Nova versão disponível…", #line),
+            ("line 1\nline 2", "line 1\nline 2", #line),
+            ("line 1\r\nline 2\r\n", "line 1\nline 2", #line),
+            ("a\rb", "ab", #line),
+            ("a\tb\t", "ab", #line),
+            ("\u{0}a\u{1}b\u{7}c\u{8}d\u{B}e\u{C}f\u{1B}[31mg\u{1F}h", "abcdef[31mgh", #line),
+            ("a\u{7F}b\u{80}c\u{85}d\u{9B}e\u{9F}f", "abcdef", #line),
+            ("safe\u{202E}txt.exe", "safetxt.exe", #line),
+            ("\u{202A}a\u{202B}b\u{202C}c\u{202D}d\u{2066}e\u{2067}f\u{2068}g\u{2069}h", "abcdefgh", #line),
+            ("\u{200F}rtl mark\u{200E}", "\u{200F}rtl mark\u{200E}", #line),  // marks are not overrides
+            ("  \n padded \n\n ", "padded", #line),
+            ("\u{A0}\u{3000}text\u{2003}", "text", #line),
+            ("mid\u{A0}dle", "mid\u{A0}dle", #line),
+            ("", nil, #line),
+            ("   ", nil, #line),
+            (" \n\t\r\n ", nil, #line),
+            ("\u{1}\u{2}\u{202E}", nil, #line),
+            ("e\u{301} 👍🏽 🇧🇷 👨‍👩‍👧", "e\u{301} 👍🏽 🇧🇷 👨‍👩‍👧", #line),
+        ]
+        for (input, expected, line) in rows {
+            XCTAssertEqual(MessageSanitizer.sanitize(input), expected, input.debugDescription, line: line)
+        }
+    }
+
+    /// At most 1024 bytes of UTF-8, cut before a Character that would not fit.
+    func testSanitizerLength() {
+        let a = { (count: Int) in String(repeating: "a", count: count) }
+        let rows: [(String, String?, UInt)] = [
+            (a(1024), a(1024), #line),
+            (a(1025), a(1024), #line),
+            (a(1022) + "é", a(1022) + "é", #line),  // exactly 1024
+            (a(1023) + "é", a(1023), #line),  // 2 bytes straddle
+            (a(1023) + "e\u{301}", a(1023), #line),  // "e" would fit, its accent not
+            (a(1021) + "e\u{301}", a(1021) + "e\u{301}", #line),
+            (a(1020) + "👍🏽", a(1020), #line),  // 8 bytes, one Character
+            (a(1016) + "👍🏽", a(1016) + "👍🏽", #line),
+            (a(1017) + "🇧🇷🇧🇷", a(1017), #line),
+            (a(1021) + "€x", a(1021) + "€", #line),  // 3 bytes fit, then 1 does not
+            (a(1020) + "    tail", a(1020), #line),  // trimmed again after the cut
+            ("\u{1}" + a(1024), a(1024), #line),  // removed characters do not count
+            ("   " + a(1024), a(1024), #line),  // nor leading blanks
+            ("e" + String(repeating: "\u{301}", count: 2000), nil, #line),  // one huge Character
+        ]
+        for (input, expected, line) in rows {
+            let result = MessageSanitizer.sanitize(input)
+            XCTAssertEqual(result, expected, line: line)
+            XCTAssertLessThanOrEqual(result?.utf8.count ?? 0, 1024, line: line)
+        }
+    }
+}
