@@ -11,7 +11,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "VersionGateC"),
-        .target(name: "VersionGate", dependencies: ["VersionGateC"]),
+        .target(name: "CurlShim"),
+        .target(name: "VersionGate", dependencies: ["VersionGateC", "CurlShim"]),
         .testTarget(name: "VersionGateTests", dependencies: ["VersionGate"]),
     ]
 )

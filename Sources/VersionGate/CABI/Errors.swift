@@ -8,6 +8,12 @@ private let errorTable: [(code: Int32, name: StaticString, text: StaticString)] 
     (VG_ECONFIG.rawValue, "VG_ECONFIG", "gate document missing, unreadable or invalid"),
     (VG_ENOMEM.rawValue, "VG_ENOMEM", "out of memory"),
     (VG_EINTERNAL.rawValue, "VG_EINTERNAL", "internal error"),
+    (VG_ENETWORK.rawValue, "VG_ENETWORK", "network error"),
+    (VG_ETIMEOUT.rawValue, "VG_ETIMEOUT", "deadline passed"),
+    (VG_ETOOLARGE.rawValue, "VG_ETOOLARGE", "response over its size limit"),
+    (VG_ETLS.rawValue, "VG_ETLS", "TLS handshake or certificate verification failed"),
+    (VG_EPOLICY.rawValue, "VG_EPOLICY", "URL or redirect refused by policy"),
+    (VG_EFORK.rawValue, "VG_EFORK", "network use refused in a fork() child"),
 ]
 
 func errorName(_ code: Int32) -> String {

@@ -50,7 +50,13 @@ typedef enum vg_error {
     VG_EVERSION = -2,  /* a version string is not valid (SPEC §3) */
     VG_ECONFIG = -3,   /* gate document missing, unreadable, malformed or too large */
     VG_ENOMEM = -4,    /* out of memory */
-    VG_EINTERNAL = -5  /* a bug in VersionGate; please report it */
+    VG_EINTERNAL = -5, /* a bug in VersionGate; please report it */
+    VG_ENETWORK = -6,  /* no HTTP response: DNS, connect, reset, not HTTP, no libcurl */
+    VG_ETIMEOUT = -7,  /* the request's deadline ("timeout_ms") passed */
+    VG_ETOOLARGE = -8, /* a response (decoded) over its byte cap */
+    VG_ETLS = -9,      /* TLS handshake or certificate verification failed */
+    VG_EPOLICY = -10,  /* a URL or redirect refused by the URL rules */
+    VG_EFORK = -11     /* network use refused in a fork() child */
 } vg_error;
 
 /* Opaque handles. */

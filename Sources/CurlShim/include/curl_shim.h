@@ -1,0 +1,65 @@
+/*
+ * curl_shim.h — one HTTP exchange through libcurl, for VersionGate's
+ * transport. libcurl is loaded with dlopen on first use, so a check answered
+ * from a local document never loads network libraries, and curl's variadic
+ * setopt stays on the C side. Redirects are NOT followed here: the Swift
+ * caller checks every target against its URL policy first.
+ */
+#ifndef VERSIONGATE_CURL_SHIM_H
+#define VERSIONGATE_CURL_SHIM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum vgh_outcome {
+    VGH_OK = 0,          /* a complete HTTP response (any status) */
+    VGH_UNAVAILABLE,     /* libcurl could not be loaded */
+    VGH_FORKED,          /* this is a fork() child of a process that used the network */
+    VGH_TIMEOUT,         /* the deadline passed */
+    VGH_TOO_LARGE,       /* the decoded body or the headers went over the cap */
+    VGH_TLS,             /* TLS handshake or certificate verification failed */
+    VGH_RESOLVE,         /* the host name did not resolve */
+    VGH_CONNECT,         /* the connection was refused or could not be made */
+    VGH_PROTOCOL,        /* not a valid HTTP/1.x or HTTP/2 response */
+    VGH_NETWORK,         /* the peer reset or closed early, or another I/O error */
+    VGH_INTERNAL         /* out of memory or a libcurl misuse */
+} vgh_outcome;
+
+typedef struct vgh_request {
+    const char *url;
+    int post;                      /* 0 = GET, 1 = POST with body */
+    const char *const *headers;    /* "Name: value" lines */
+    size_t header_count;
+    const void *body;
+    size_t body_length;
+    long timeout_ms;               /* covers DNS, connect, TLS and the whole body */
+    size_t max_body_bytes;         /* decoded bytes */
+    size_t max_header_bytes;
+    const char *ca_file;           /* NULL = the system trust store */
+} vgh_request;
+
+typedef struct vgh_response {
+    long status;
+    unsigned char *body;           /* malloc'd; body_length bytes */
+    size_t body_length;
+    char *headers;                 /* the final response's header lines, "\r\n"-separated */
+    size_t headers_length;
+    char *redirect_url;            /* absolute Location of a 3xx, or NULL */
+    char message[384];             /* what went wrong, when the outcome is not VGH_OK */
+} vgh_response;
+
+/* Performs one exchange. Always fills `response` (release it with
+ * vgh_response_release). Thread-safe; blocks SIGPIPE on the calling thread
+ * for the duration. */
+vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response);
+
+void vgh_response_release(vgh_response *response);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
