@@ -14,5 +14,7 @@ let package = Package(
         .target(name: "CurlShim"),
         .target(name: "VersionGate", dependencies: ["VersionGateC", "CurlShim"]),
         .testTarget(name: "VersionGateTests", dependencies: ["VersionGate"]),
+        // Benchmark harness (scripts/bench), built with -enable-testing.
+        .executableTarget(name: "TransportBench", dependencies: ["VersionGate"], path: "bench/TransportBench"),
     ]
 )
