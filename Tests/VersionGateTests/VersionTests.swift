@@ -38,6 +38,7 @@ final class VersionTests: XCTestCase {
         ]
         for row in rows {
             XCTAssertTrue(isValid(row.text), "\(row.rule): \(debug(row.text)) should be valid")
+            XCTAssertEqual(compareCStrings(row.text, row.text), 0, "C-string road: \(debug(row.text))")
         }
     }
 
@@ -99,6 +100,11 @@ final class VersionTests: XCTestCase {
         ]
         for row in rows {
             XCTAssertFalse(isValid(row.text), "\(row.rule): \(debug(row.text)) should be invalid")
+            // A C string ends at its first NUL, so those rows mean something else there.
+            guard !row.text.utf8.contains(0) else { continue }
+            XCTAssertNil(compareCStrings(row.text, "1"), "C-string road: \(debug(row.text)) should be invalid")
+            XCTAssertNil(compareCStrings("1", row.text), "C-string road: \(debug(row.text)) should be invalid")
+            XCTAssertNil(compareCStrings(row.text, row.text), "C-string road: \(debug(row.text)) twice")
         }
     }
 
@@ -127,6 +133,8 @@ final class VersionTests: XCTestCase {
                 let bytes = versionBytes(cString: base)
                 XCTAssertEqual(bytes.count, Version.maxBytes + 1)
                 XCTAssertNil(Version(bytes: bytes))
+                XCTAssertNil(Version.compare(cString: base, base))
+                "1".withCString { one in XCTAssertNil(Version.compare(cString: base, one)) }
             }
         }
     }
@@ -220,6 +228,31 @@ final class VersionTests: XCTestCase {
         assertOrder(rows)
     }
 
+    /// The C-string road's plain fast path and where it hands over to the
+    /// parser (assertOrder runs every row through both roads).
+    func testPlainRoadEdges() {
+        let long = String(repeating: "1.", count: 127) + "1"  // 255 bytes, plain
+        assertOrder([
+            ("1.0.0.0", "1", 0, "trailing zero components"),
+            ("1.0.0.1", "1", 1, "a trailing non-zero component"),
+            ("1.0", "1.0.10", -1, "extra component with a zero digit inside"),
+            ("0", "0.0", 0, "zero against zeros"),
+            ("0.1", "0.0.5", 1, "second component decides"),
+            ("1.0.10", "1.0.1", 1, "one more digit after a shared prefix"),
+            ("10.4.1", "10.4.12", -1, "one side ends inside the shared component"),
+            ("2.10.0", "2.9.3", 1, "longer component after one shared digit"),
+            ("999999999999999999", "1000000000000000000", -1, "18 digits (plain) against 19 (parser)"),
+            ("123456789012345678.1", "123456789012345678.2", -1, "18-digit shared component"),
+            ("01.2", "1.3", -1, "a leading zero hands over to the parser"),
+            ("1.2", "v1.2", 0, "a v hands over to the parser"),
+            ("1.2", "1.2-rc.1", 1, "a pre-release hands over to the parser"),
+        ])
+        XCTAssertEqual(compareCStrings(long, long), 0)
+        XCTAssertEqual(compareCStrings(long + "0", long + "1"), -1, "256 bytes, plain")
+        XCTAssertNil(compareCStrings(long + ".1", long + ".1"), "257 bytes")
+        XCTAssertNil(compareCStrings(long + "00", long + "00"), "257 bytes, ending in digits")
+    }
+
     func testBuildMetadataIsIgnored() {
         assertOrder([
             ("1.0.0+build.1", "1.0.0+build.2", 0, "different builds"),
@@ -240,6 +273,7 @@ final class VersionTests: XCTestCase {
             let expected = referenceCompare(a, b)
             XCTAssertEqual(compare(a, b), expected, "\(a) vs \(b)")
             XCTAssertEqual(compare(b, a), -expected, "\(b) vs \(a)")
+            XCTAssertEqual(compareCStrings(a, b), expected, "C-string road: \(a) vs \(b)")
         }
     }
 
@@ -255,11 +289,16 @@ final class VersionTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) {
         for row in rows {
-            XCTAssertEqual(compare(row.a, row.b), row.expected,
-                           "\(row.rule): \(row.a) vs \(row.b)", file: file, line: line)
-            XCTAssertEqual(compare(row.b, row.a), -row.expected,
-                           "\(row.rule): \(row.b) vs \(row.a)", file: file, line: line)
+            for (a, b, expected) in [(row.a, row.b, row.expected), (row.b, row.a, -row.expected)] {
+                XCTAssertEqual(compare(a, b), expected, "\(row.rule): \(a) vs \(b)", file: file, line: line)
+                XCTAssertEqual(compareCStrings(a, b), expected,
+                               "C-string road, \(row.rule): \(a) vs \(b)", file: file, line: line)
+            }
         }
+    }
+
+    private func compareCStrings(_ a: String, _ b: String) -> Int? {
+        a.withCString { a in b.withCString { b in Version.compare(cString: a, b) } }
     }
 
     /// nil when either side is invalid, so an invalid row fails instead of passing.

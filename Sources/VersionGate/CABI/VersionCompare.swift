@@ -4,9 +4,8 @@ import VersionGateC
 public func vg_version_compare(_ out: UnsafeMutablePointer<Int32>?, _ a: UnsafePointer<CChar>?,
                                _ b: UnsafePointer<CChar>?) -> Int32 {
     guard let out, let a, let b else { return VG_EINVAL.rawValue }
-    guard let va = Version(bytes: versionBytes(cString: a)),
-          let vb = Version(bytes: versionBytes(cString: b)) else { return VG_EVERSION.rawValue }
-    out.pointee = Int32(va.compare(to: vb))
+    guard let order = Version.compare(cString: a, b) else { return VG_EVERSION.rawValue }
+    out.pointee = Int32(order)
     return VG_OK.rawValue
 }
 
