@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private directory of small files we own (`…/versiongate`, mode 0700):
+/// written atomically (temp file + rename, so a reader sees the old file or
+/// the new one, never half of one) and read defensively (regular files only,
+/// non-blocking, bounded), so a corrupt, huge, FIFO or symlinked file is
+/// rejected instead of trusted or waited on.
+struct StoreDirectory: Sendable {
+    let path: String
+
+    /// nil when `base` is nil or the directory cannot be created.
+    init?(base: String?) {
+        guard let base else { return nil }
+        let path = base + "/versiongate"
+        guard Self.makeDirectories(path) else { return nil }
+        self.path = path
+    }
+
+    func filePath(_ name: String) -> String { path + "/" + name }
+
+    /// The file's bytes, or nil when it is missing, not a regular file, over
+    /// `maxBytes` or unreadable.
+    func read(_ name: String, maxBytes: Int) -> [UInt8]? {
+        try? DocumentFile.read(filePath(name), maxBytes: maxBytes).bytes
+    }
+
+    /// Replaces `name` with `bytes` atomically; false when it could not.
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) -> Bool {
+        var template = Array(filePath(".\(name).XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else { return false }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = String(cString: template)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            written += n
+        }
+        let complete = written == bytes.count && fsync(fd) == 0
+        close(fd)
+        guard complete, rename(temporary, filePath(name)) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    func remove(_ name: String) { unlink(filePath(name)) }
+
+    /// mkdir -p with mode 0700 for what we create.
+    private static func makeDirectories(_ path: String) -> Bool {
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { return false }
+        }
+        var s = stat()
+        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK) == 0
+    }
+}
