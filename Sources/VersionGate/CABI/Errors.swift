@@ -14,6 +14,8 @@ private let errorTable: [(code: Int32, name: StaticString, text: StaticString)] 
     (VG_ETLS.rawValue, "VG_ETLS", "TLS handshake or certificate verification failed"),
     (VG_EPOLICY.rawValue, "VG_EPOLICY", "URL or redirect refused by policy"),
     (VG_EFORK.rawValue, "VG_EFORK", "network use refused in a fork() child"),
+    (VG_EHTTP.rawValue, "VG_EHTTP", "the server answered with an error"),
+    (VG_EBACKOFF.rawValue, "VG_EBACKOFF", "backing off after the server throttled requests"),
 ]
 
 func errorName(_ code: Int32) -> String {

@@ -56,7 +56,9 @@ typedef enum vg_error {
     VG_ETOOLARGE = -8, /* a response (decoded) over its byte cap */
     VG_ETLS = -9,      /* TLS handshake or certificate verification failed */
     VG_EPOLICY = -10,  /* a URL or redirect refused by the URL rules */
-    VG_EFORK = -11     /* network use refused in a fork() child */
+    VG_EFORK = -11,    /* network use refused in a fork() child */
+    VG_EHTTP = -12,    /* the server answered with an error (HTTP status or error body) */
+    VG_EBACKOFF = -13  /* no request made: backing off after the server throttled us */
 } vg_error;
 
 /* Opaque handles. */
