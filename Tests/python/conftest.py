@@ -13,9 +13,11 @@ and none depends on the developer's language.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -29,6 +31,7 @@ HEADER = REPO / "Sources" / "VersionGateC" / "include" / "versiongate.h"
 
 # One private XDG tree for this pytest process, set before the library loads.
 _XDG = Path(tempfile.mkdtemp(prefix="vg-pytest-xdg-"))
+atexit.register(shutil.rmtree, _XDG, True)
 for _name in ("XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     (_XDG / _name).mkdir(mode=0o700)
     os.environ[_name] = str(_XDG / _name)

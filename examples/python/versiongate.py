@@ -80,6 +80,14 @@ class Error(enum.IntEnum):
     ECONFIG = -3
     ENOMEM = -4
     EINTERNAL = -5
+    ENETWORK = -6
+    ETIMEOUT = -7
+    ETOOLARGE = -8
+    ETLS = -9
+    EPOLICY = -10
+    EFORK = -11
+    EHTTP = -12
+    EBACKOFF = -13
 
 
 def error_name(code: int) -> str:

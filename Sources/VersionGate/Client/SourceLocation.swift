@@ -19,14 +19,16 @@ enum SourceLocation {
             }
             return path
         }
-        if let colon = value.firstIndex(of: ":"), let slash = value.firstIndex(of: "/"), colon < slash,
-           value[colon...].hasPrefix("://") {
-            throw .invalidArgument("source \"\(value)\": unsupported scheme (use a path or file:// URL)")
+        // "javascript:…", "data:…", "ftp://…": a URL we do not read, not a relative file name.
+        let scheme = value.prefix { $0 != ":" && $0 != "/" }
+        if scheme.count < value.count, value[scheme.endIndex] == ":", let first = scheme.first, first.isASCII,
+           first.isLetter, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }) {
+            throw .invalidArgument("source \"\(value.prefix(80))\": unsupported scheme (use a path, file://, https:// or firebase://)")
         }
         return value
     }
 
-    private static func percentDecoded(_ s: Substring) -> String? {
+    static func percentDecoded(_ s: Substring) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         var bytes = s.utf8.makeIterator()

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# C-side checks of the built library (run scripts/build first):
+#  - the public header compiles alone as strict C99 and C++11;
+#  - Tests/c/abi_test.c, linked against build/lib/libversiongate.so, passes;
+#  - only vg_* symbols are exported, and every function of the header is;
+#  - SONAME is libversiongate.so.1;
+#  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
+#  - include/versiongate.h is byte-identical to the canonical header.
+# Prints "ok"/"FAIL" per check; exits non-zero when any check fails.
+set -u
+cd "$(dirname "$0")/../.."
+
+LIB=build/lib/libversiongate.so
+HEADER=Sources/VersionGateC/include/versiongate.h
+CC=${CC:-gcc}
+CXX=${CXX:-g++}
+failures=0
+out=$(mktemp -d "${TMPDIR:-/tmp}/vg-c-tests.XXXXXX")
+trap 'rm -rf "$out"' EXIT
+
+ok()   { echo "ok   $*"; }
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+
+if [ ! -f "$LIB" ]; then
+    echo "FAIL $LIB does not exist (run scripts/build first)"
+    exit 1
+fi
+
+# 1. The header alone, strict C and C++.
+if "$CC" -std=c99 -Wall -Wextra -pedantic -Werror -I"$(dirname "$HEADER")" \
+        -c Tests/c/header_c.c -o "$out/header_c.o"; then
+    ok "header compiles as C99"
+else
+    fail "header does not compile as C99 (-Wall -Wextra -pedantic -Werror)"
+fi
+if "$CXX" -std=c++11 -Wall -Wextra -pedantic -Werror -I"$(dirname "$HEADER")" \
+        -c Tests/c/header_cpp.cpp -o "$out/header_cpp.o"; then
+    ok "header compiles as C++11"
+else
+    fail "header does not compile as C++11 (-Wall -Wextra -pedantic -Werror)"
+fi
+
+# 2. The ABI test against the real library.
+if "$CC" -std=c99 -Wall -Wextra -Werror -I"$(dirname "$HEADER")" \
+        Tests/c/abi_test.c -Lbuild/lib -lversiongate -o "$out/abi_test" 2>"$out/cc.log"; then
+    summary=$(LD_LIBRARY_PATH=build/lib "$out/abi_test")
+    status=$?
+    printf '%s\n' "$summary" | sed -n '/^FAIL/p'
+    last=$(printf '%s\n' "$summary" | tail -n 1)
+    if [ "$status" -eq 0 ] && [[ "$last" =~ ^abi:\ [0-9]+\ passed,\ 0\ failed$ ]]; then
+        ok "$last"
+    else
+        fail "abi_test (exit status $status): $last"
+    fi
+else
+    fail "abi_test does not build:"
+    head -n 20 "$out/cc.log" | sed 's/^/     /'
+fi
+
+# 3. Exported symbols: only vg_*, and every function the header declares.
+# nm -D prints global/weak symbols with an upper-case type letter; a lower-case
+# letter is a LOCAL entry of .dynsym (e.g. a hidden TLS variable a static
+# runtime needs for its own relocations), which no other object can bind to.
+symbols=$(nm -D --defined-only "$LIB")
+exported=$(printf '%s\n' "$symbols" | awk 'NF >= 3 && $2 ~ /^[A-Z]$/ { sub(/@.*/, "", $3); print $3 }' | sort -u)
+local_entries=$(printf '%s\n' "$symbols" | awk 'NF >= 3 && $2 ~ /^[a-z]$/ { print $3 }' | sort -u)
+foreign=$(printf '%s\n' "$exported" | grep -v '^vg_' || true)
+if [ -z "$exported" ]; then
+    fail "nm -D lists no defined symbols in $LIB"
+elif [ -n "$foreign" ]; then
+    fail "non-vg_ symbols exported: $(printf '%s' "$foreign" | head -n 10 | tr '\n' ' ')"
+else
+    ok "only vg_* symbols exported ($(printf '%s\n' "$exported" | wc -l))"
+fi
+if [ -n "$local_entries" ]; then
+    echo "note local (not exported) .dynsym entries: $(printf '%s' "$local_entries" | tr '\n' ' ')"
+fi
+declared=$(grep -oE '\bvg_[a-z_]+[[:space:]]*\(' "$HEADER" | tr -d '( \t' | sort -u)
+missing=$(comm -23 <(printf '%s\n' "$declared") <(printf '%s\n' "$exported"))
+if [ -n "$missing" ]; then
+    fail "declared in $HEADER but not exported: $(printf '%s' "$missing" | tr '\n' ' ')"
+else
+    ok "every header function is exported ($(printf '%s\n' "$declared" | wc -l))"
+fi
+
+# 4. SONAME.
+soname=$(readelf -d "$LIB" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+if [ "$soname" = "libversiongate.so.1" ]; then
+    ok "SONAME $soname"
+else
+    fail "SONAME is '${soname}', expected libversiongate.so.1"
+fi
+
+# 5. No Swift runtime at run time.
+deps=$(ldd "$LIB" 2>&1)
+if printf '%s\n' "$deps" | grep -Eq 'libswift|libFoundation|/opt/swift|not found'; then
+    fail "ldd shows Swift runtime or missing dependencies:"
+    printf '%s\n' "$deps" | grep -E 'libswift|libFoundation|/opt/swift|not found' | sed 's/^/     /'
+else
+    ok "no Swift runtime dependency"
+fi
+if readelf -d "$LIB" | grep -Eq '(RPATH|RUNPATH).*(/opt/swift|swift)'; then
+    fail "RPATH/RUNPATH points into a Swift toolchain"
+fi
+
+# 6. The installed header is the canonical one.
+if cmp -s include/versiongate.h "$HEADER"; then
+    ok "include/versiongate.h is identical to $HEADER"
+else
+    fail "include/versiongate.h differs from $HEADER"
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "c tests: $failures check(s) failed"
+    exit 1
+fi
+echo "c tests: all checks passed"
