@@ -4,10 +4,19 @@ import XCTest
 final class ClientOptionsTests: XCTestCase {
     func testValidValuesAreStored() throws {
         let rows: [(key: String, value: String, check: (ClientOptions) -> Bool)] = [
-            ("source", "/etc/app/gate.json", { $0.sourcePath == "/etc/app/gate.json" }),
-            ("source", "relative/gate.json", { $0.sourcePath == "relative/gate.json" }),
-            ("source", "file:///etc/app/gate.json", { $0.sourcePath == "/etc/app/gate.json" }),
-            ("source", "FILE://localhost/etc/app/my%20gate.json", { $0.sourcePath == "/etc/app/my gate.json" }),
+            ("source", "/etc/app/gate.json", { $0.source == .file(path: "/etc/app/gate.json") }),
+            ("source", "relative/gate.json", { $0.source == .file(path: "relative/gate.json") }),
+            ("source", "file:///etc/app/gate.json", { $0.source == .file(path: "/etc/app/gate.json") }),
+            ("source", "FILE://localhost/etc/app/my%20gate.json", { $0.source == .file(path: "/etc/app/my gate.json") }),
+            ("source", "https://config.example.com/gate.json", { $0.source == .document(url: "https://config.example.com/gate.json") }),
+            ("source", "firebase://my-proj?api_key=AIza%2Dx&app_id=1:2:web:3", {
+                $0.source == .firebase(projectID: "my-proj", apiKey: "AIza-x", appID: "1:2:web:3") }),
+            ("timeout_ms", "250", { $0.timeoutMs == 250 }),
+            ("cache_ttl_s", "0", { $0.cacheTTLSeconds == 0 }),
+            ("max_stale_s", "7200", { $0.maxStaleSeconds == 7200 }),
+            ("firebase_endpoint", "http://127.0.0.1:8080/", { $0.firebaseEndpoint == "http://127.0.0.1:8080" }),
+            ("tls_ca_file", "/tmp/ca.pem", { $0.tlsCAFile == "/tmp/ca.pem" }),
+            ("defaults", "/usr/share/app/gate.json", { $0.defaultsPath == "/usr/share/app/gate.json" }),
             ("platform", "ios", { $0.platform == "ios" }),
             ("platform", "linux_arm64", { $0.platform == "linux_arm64" }),
             ("locale", "pt_BR.UTF-8@euro", { $0.locale == "pt_BR.UTF-8@euro" }),
@@ -24,7 +33,18 @@ final class ClientOptionsTests: XCTestCase {
     func testBadValuesAreRefusedAndLeaveTheOptionUnchanged() {
         let rows: [(key: String, value: String, mentions: String)] = [
             ("source", "", "source"),
-            ("source", "https://example.com/gate.json", "unsupported scheme"),
+            ("source", "http://example.com/gate.json", "loopback"),
+            ("source", "ftp://example.com/gate.json", "unsupported scheme"),
+            ("source", "javascript:alert(1)", "unsupported scheme"),
+            ("source", "data:,{}", "unsupported scheme"),
+            ("source", "firebase://My_Project", "project id"),
+            ("source", "firebase://p?colour=blue", "unknown parameter"),
+            ("timeout_ms", "0", "timeout_ms"),
+            ("timeout_ms", "+5", "timeout_ms"),
+            ("timeout_ms", "60001", "timeout_ms"),
+            ("cache_ttl_s", "-1", "cache_ttl_s"),
+            ("firebase_endpoint", "http://example.com", "loopback"),
+            ("tls_ca_file", "ca.pem", "absolute"),
             ("source", "file://server/share/gate.json", "file:///"),
             ("source", "file:///a%zz", "percent"),
             ("source", "file:///a%00b", "percent"),
@@ -56,7 +76,11 @@ final class ClientOptionsTests: XCTestCase {
         try options.set("locale", "de")
         try options.set("session_scope", "process")
         try options.set("source", "/x")
-        for key in ["platform", "locale", "session_scope", "source"] { try options.set(key, nil) }
+        try options.set("timeout_ms", "10")
+        try options.set("firebase_endpoint", "https://rc.example.com")
+        for key in ["platform", "locale", "session_scope", "source", "timeout_ms", "firebase_endpoint"] {
+            try options.set(key, nil)
+        }
         XCTAssertEqual(options, ClientOptions())
     }
 }

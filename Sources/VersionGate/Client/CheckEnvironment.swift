@@ -7,7 +7,8 @@ import Glibc
 struct CheckEnvironment: Sendable {
     var variables: [String: String]
 
-    static let names = ["LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR"]
+    static let names = ["LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+                        "HOME", "TZ"]
 
     static func current() -> CheckEnvironment {
         var variables: [String: String] = [:]
@@ -20,4 +21,9 @@ struct CheckEnvironment: Sendable {
     }
 
     var runtimeDirectory: String? { variables["XDG_RUNTIME_DIR"] }
+
+    /// The user's locale name by POSIX precedence (first non-empty).
+    var localeName: String? {
+        ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { self.variables[$0] }.first { !$0.isEmpty }
+    }
 }

@@ -1,24 +1,28 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A configured gate: options, the source they select, and the check.
 /// Thread-safe; options may change between checks.
 final class GateClient: Sendable {
     private struct State {
         var options = ClientOptions()
-        var source: (any ConfigSource)?
+        var source: Result<any ConfigSource, GateFailure> = SourceFactory.make(ClientOptions())
     }
     private let state = Mutex(State())
 
-    /// Sets one option (see ClientOptions); the source is rebuilt when an
-    /// option it depends on changes.
+    /// Sets one option (see ClientOptions) and rebuilds the source. Sources
+    /// keep nothing that matters in memory (caches and state are on disk),
+    /// so a rebuild loses nothing.
     func set(_ key: String, _ value: String?) throws(GateFailure) {
         try state.withLock { (state: inout State) throws(GateFailure) in
             var options = state.options
             try options.set(key, value)
-            if options.sourcePath != state.options.sourcePath || options.platform != state.options.platform {
-                state.source = options.sourcePath.map { LocalDocumentSource(path: $0, platform: options.platform) }
+            if options != state.options {
+                state.source = SourceFactory.make(options)
+                state.options = options
             }
-            state.options = options
         }
     }
 
@@ -29,28 +33,28 @@ final class GateClient: Sendable {
     func check(current: UnsafeBufferPointer<UInt8>, environment: CheckEnvironment) -> GateResult {
         let (options, source) = state.withLock { ($0.options, $0.source) }
         let language = LocaleChoice.resolve(option: options.locale, environment: environment.variables)
-        let texts = CatalogTexts.forLanguage(language)
+        let sourceName = (try? source.get())?.name
 
-        guard let source else {
-            return GateResult(failOpen: .config("no source set (vg_client_set \"source\")"), language: language)
-        }
+        let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText,
+                                  languageCode: BCP47.tag(of: options.locale ?? environment.localeName),
+                                  environment: environment, now: options.fixedTime ?? Self.wallClock())
         let loaded: LoadedConfig
-        switch source.load() {
+        switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
         case .failure(let failure):
-            return GateResult(failOpen: failure, language: language, source: source.name)
+            return GateResult(failOpen: failure, language: language, source: sourceName)
         }
 
         let snapshot = loaded.snapshot
         let verdict = Verdict(current: current, snapshot: snapshot)
         var shouldPrompt = verdict.status == .mandatory
         if verdict.status == .optional {
-            let key = [source.name, options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
+            let key = [sourceName ?? "", options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
                 .joined(separator: "\u{0}")
             shouldPrompt = sessionStore(options.sessionScope, environment).claim(key)
         }
-        return GateResult(verdict: verdict, snapshot: snapshot, texts: texts, shouldPrompt: shouldPrompt,
-                          language: language, source: source.name, origin: loaded.origin)
+        return GateResult(verdict: verdict, snapshot: snapshot, texts: CatalogTexts.forLanguage(language),
+                          shouldPrompt: shouldPrompt, language: language, source: sourceName ?? "", loaded: loaded)
     }
 
     private func sessionStore(_ scope: ClientOptions.SessionScope, _ environment: CheckEnvironment) -> any SessionStore {
@@ -58,5 +62,11 @@ final class GateClient: Sendable {
             return login
         }
         return ProcessSession.shared
+    }
+
+    private static func wallClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec)
     }
 }

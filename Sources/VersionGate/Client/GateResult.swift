@@ -15,10 +15,15 @@ final class GateResult: Sendable {
     let source: String?
     let origin: String
     let templateVersion: Int64?
+    let configAgeSeconds: Int64?
+    /// A fetch that failed although the decision came from a good config
+    /// (the cache, or the embedded default); the result error stays VG_OK.
+    let fetchFailure: GateFailure?
+    let note: String?
     private let json = Mutex<CText?>(nil)
 
     init(verdict: Verdict, snapshot: GateSnapshot, texts: CatalogTexts, shouldPrompt: Bool,
-         language: String, source: String, origin: LoadedConfig.Origin) {
+         language: String, source: String, loaded: LoadedConfig) {
         status = verdict.status
         self.shouldPrompt = shouldPrompt
         current = verdict.currentText
@@ -43,8 +48,11 @@ final class GateResult: Sendable {
         errorMessage = verdict.failure.map { CText($0.message) }
         self.language = language
         self.source = source
-        self.origin = origin.rawValue
+        origin = loaded.origin.rawValue
         templateVersion = snapshot.templateVersion
+        configAgeSeconds = loaded.ageSeconds
+        fetchFailure = loaded.fetchFailure
+        note = loaded.note
     }
 
     /// UP_TO_DATE because of `failure`: nothing else is known.
@@ -60,6 +68,9 @@ final class GateResult: Sendable {
         self.source = source
         origin = "none"
         templateVersion = nil
+        configAgeSeconds = nil
+        fetchFailure = nil
+        note = nil
     }
 
     /// Every field as one JSON object, made on first use (most launchers never ask).

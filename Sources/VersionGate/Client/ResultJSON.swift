@@ -9,7 +9,7 @@ struct ResultJSON: Encodable {
     private enum Key: String, CodingKey {
         case status, should_prompt, current, min_required, latest, title, message
         case action_label, dismiss_label, store_url, locale, error, error_name, error_message
-        case source, origin, template_version
+        case source, origin, template_version, config_age_s, fetch_error, fetch_error_message, note
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -31,6 +31,10 @@ struct ResultJSON: Encodable {
         try c.encode(result.source, forKey: .source)
         try c.encode(result.origin, forKey: .origin)
         try c.encode(result.templateVersion, forKey: .template_version)
+        try c.encode(result.configAgeSeconds, forKey: .config_age_s)
+        try c.encode(result.fetchFailure?.code ?? 0, forKey: .fetch_error)
+        try c.encode(result.fetchFailure?.message, forKey: .fetch_error_message)
+        try c.encode(result.note, forKey: .note)
     }
 
     /// Never fails: an encoder error (a bug) still yields a valid object.

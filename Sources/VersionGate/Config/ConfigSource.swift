@@ -1,15 +1,38 @@
-/// Where a client's thresholds come from. The local document is the first
-/// source; the network sources implement the same seam.
+/// Where a client's thresholds come from: a local document, or a remote
+/// protocol behind RemoteSource. Every result comes from one snapshot.
 protocol ConfigSource: Sendable {
     /// A human-readable name for messages and the result's "source" field.
     var name: String { get }
-    /// The current snapshot, or why there is none (the check fails open).
-    func load() -> Result<LoadedConfig, GateFailure>
+    /// The snapshot to decide with, or why there is none (the check fails open).
+    func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure>
 }
 
-/// A snapshot plus where it came from.
+/// What a check knows when it asks for a config.
+struct LoadRequest: Sendable {
+    /// The version being checked, trimmed; nil when invalid.
+    var appVersion: String?
+    /// BCP 47, e.g. "pt-BR".
+    var languageCode: String
+    var environment: CheckEnvironment
+    /// Wall clock, Unix seconds.
+    var now: Int64
+}
+
+/// A snapshot plus where it came from (the result's provenance).
 struct LoadedConfig: Sendable {
-    enum Origin: String, Sendable { case localDocument = "local_document" }
+    enum Origin: String, Sendable {
+        case localDocument = "local_document"
+        case freshFetch = "fresh_fetch"
+        case cacheHit = "cache_hit"
+        case cacheAfterError = "cache_after_error"
+        case embeddedDefault = "embedded_default"
+    }
     let snapshot: GateSnapshot
     let origin: Origin
+    /// Seconds since the config was fetched (remote sources).
+    var ageSeconds: Int64? = nil
+    /// A fetch that failed although a config was still found (cache, defaults).
+    var fetchFailure: GateFailure? = nil
+    /// Something worth telling the operator (e.g. fetched without an auth token).
+    var note: String? = nil
 }

@@ -67,4 +67,13 @@ enum DocumentFile {
     private static func systemError() -> String {
         String(cString: strerror(errno))
     }
+
+    /// Whether the file changed so recently that a second write could still
+    /// land with the same timestamps (their granularity can be a second or
+    /// more), so a parse of it must not be trusted to stay current.
+    static func isRecentlyChanged(_ identity: Identity) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec &- identity.modified.tv_sec < 2 || now.tv_sec &- identity.changed.tv_sec < 2
+    }
 }

@@ -14,14 +14,10 @@ final class LocalDocumentSource: ConfigSource {
     private struct Entry {
         let identity: DocumentFile.Identity
         let snapshot: GateSnapshot
-        /// Whether the file may still change without its identity changing.
+        /// Whether the file may still change without its identity changing
+        /// (git's "racily clean" rule): then it is read again next time.
         let racy: Bool
     }
-
-    /// Two writes within the file system's timestamp granularity leave the
-    /// same mtime, so a file read less than this after its last change is
-    /// read again next time (git's "racily clean" rule).
-    private static let racyWindowSeconds = 2
 
     init(path: String, platform: String) {
         self.path = path
@@ -29,6 +25,10 @@ final class LocalDocumentSource: ConfigSource {
     }
 
     var name: String { path }
+
+    func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
+        load()
+    }
 
     func load() -> Result<LoadedConfig, GateFailure> {
         if let identity = DocumentFile.identity(of: path),
@@ -44,18 +44,11 @@ final class LocalDocumentSource: ConfigSource {
                 throw .config("\(path) \(error.message)")
             }
             let snapshot = GateSnapshot(config: config, platform: platform, documentName: path)
-            cache.withLock { $0 = Entry(identity: identity, snapshot: snapshot, racy: Self.isRecent(identity)) }
+            cache.withLock { $0 = Entry(identity: identity, snapshot: snapshot, racy: DocumentFile.isRecentlyChanged(identity)) }
             return .success(LoadedConfig(snapshot: snapshot, origin: .localDocument))
         } catch {
             cache.withLock { $0 = nil }
             return .failure(error)
         }
-    }
-
-    private static func isRecent(_ identity: DocumentFile.Identity) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return now.tv_sec &- identity.modified.tv_sec < racyWindowSeconds
-            || now.tv_sec &- identity.changed.tv_sec < racyWindowSeconds
     }
 }

@@ -10,12 +10,10 @@ import Glibc
 struct StoreDirectory: Sendable {
     let path: String
 
-    /// nil when `base` is nil or the directory cannot be created.
+    /// nil when there is no base directory. Nothing is created until a write.
     init?(base: String?) {
         guard let base else { return nil }
-        let path = base + "/versiongate"
-        guard Self.makeDirectories(path) else { return nil }
-        self.path = path
+        path = base + "/versiongate"
     }
 
     func filePath(_ name: String) -> String { path + "/" + name }
@@ -29,6 +27,7 @@ struct StoreDirectory: Sendable {
     /// Replaces `name` with `bytes` atomically; false when it could not.
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8]) -> Bool {
+        guard Self.makeDirectories(path) else { return false }
         var template = Array(filePath(".\(name).XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { return false }

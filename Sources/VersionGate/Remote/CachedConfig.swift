@@ -1,0 +1,95 @@
+import FoundationEssentials
+
+/// The last good config of one remote source, as kept under
+/// `$XDG_CACHE_HOME/versiongate/`. Read defensively: a file that does not
+/// parse, is for another source or holds impossible values is ignored (and
+/// replaced by the next good fetch), never trusted.
+struct CachedConfig: Sendable, Equatable {
+    static let format = 1
+    static let maxFileBytes = 2 << 20
+
+    var key: String
+    var fetchedAt: Int64
+    var etag: String?
+    /// Server freshness (Cache-Control max-age), already capped.
+    var maxAgeSeconds: Int?
+    /// No thresholds: the remote said EMPTY_CONFIG / NO_TEMPLATE.
+    var empty: Bool
+    var config: GateConfig
+
+    static func fileName(forKey key: String) -> String { "config-\(fnv1a64Hex(key)).json" }
+
+    func encoded() -> [UInt8] {
+        var object: [String: JSONValue] = [
+            "format": .number(Double(Self.format)),
+            "key": .string(key),
+            "fetched_at": .string(String(fetchedAt)),
+            "empty": .bool(empty),
+            "values": .object(config.values.mapValues { .string($0) }),
+            "non_string_keys": .array(config.nonStringKeys.sorted().map { .string($0) }),
+        ]
+        if let etag { object["etag"] = .string(etag) }
+        if let maxAgeSeconds { object["max_age_s"] = .string(String(maxAgeSeconds)) }
+        if let version = config.templateVersion { object["template_version"] = .string(String(version)) }
+        return JSONValue.object(object).encoded()
+    }
+
+    /// nil for anything but a well-formed entry for `key`.
+    static func decode(_ bytes: [UInt8], key: String) -> CachedConfig? {
+        guard let value = try? JSONValue.decode(bytes),
+              case .number(Double(format)) = value["format"],
+              case .string(key) = value["key"],
+              case .string(let fetched) = value["fetched_at"], let fetchedAt = Int64(decimal: fetched),
+              case .bool(let empty) = value["empty"],
+              case .object(let rawValues) = value["values"],
+              case .array(let rawKeys) = value["non_string_keys"] else { return nil }
+        var config = GateConfig()
+        for (name, raw) in rawValues {
+            guard case .string(let text) = raw else { return nil }
+            config.values[name] = text
+        }
+        for raw in rawKeys {
+            guard case .string(let name) = raw else { return nil }
+            config.nonStringKeys.insert(name)
+        }
+        switch value["template_version"] {
+        case nil: break
+        case .string(let text)?:
+            guard let version = Int64(decimal: text) else { return nil }
+            config.templateVersion = version
+        default: return nil
+        }
+        var etag: String?
+        switch value["etag"] {
+        case nil: break
+        case .string(let text)?: etag = text
+        default: return nil
+        }
+        var maxAge: Int?
+        switch value["max_age_s"] {
+        case nil: break
+        case .string(let text)?:
+            guard let age = Int64(decimal: text), age <= 86_400 else { return nil }
+            maxAge = Int(age)
+        default: return nil
+        }
+        return CachedConfig(key: key, fetchedAt: fetchedAt, etag: etag, maxAgeSeconds: maxAge, empty: empty,
+                            config: config)
+    }
+}
+
+extension Int64 {
+    /// ASCII digits only (no sign, no spaces), at most Int64.max.
+    init?(decimal text: String) {
+        guard !text.isEmpty, text.utf8.count <= 19 else { return nil }
+        var value: Int64 = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !o1, !o2 else { return nil }
+            value = sum
+        }
+        self = value
+    }
+}

@@ -1,0 +1,42 @@
+/// The response headers that steer caching and backoff.
+enum CachingHeaders {
+    static let maxAgeCapSeconds = 86_400
+
+    /// `Cache-Control: max-age=N` capped at 24 h; no-cache / no-store → 0;
+    /// nil when the header says nothing usable.
+    static func maxAgeSeconds(_ cacheControl: String?) -> Int? {
+        guard let cacheControl else { return nil }
+        var result: Int?
+        for directive in cacheControl.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingASCIISpaces().lowercased() }
+            switch parts.first {
+            case "no-cache", "no-store": return 0
+            case "max-age":
+                guard parts.count == 2, let seconds = Int64(decimal: parts[1]) else { continue }
+                result = Int(min(seconds, Int64(maxAgeCapSeconds)))
+            default: continue
+            }
+        }
+        return result
+    }
+
+    /// `Retry-After: N` (delta-seconds) when the response came over https;
+    /// plain http (loopback tests) could be anyone, so it is not honoured.
+    static func retryAfterSeconds(_ value: String?, url: String) -> Int? {
+        guard url.lowercased().hasPrefix("https://"), let value,
+              let seconds = Int64(decimal: value.trimmingASCIISpaces()) else { return nil }
+        return Int(min(seconds, Int64(Backoff.maxRetryAfterSeconds)))
+    }
+
+    /// The statuses after which a server wants fewer requests (SPEC §5).
+    static func isThrottling(_ status: Int) -> Bool {
+        [429, 500, 503, 504].contains(status)
+    }
+}
+
+extension StringProtocol {
+    func trimmingASCIISpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}
