@@ -1,0 +1,23 @@
+/* One cold check as a launcher does it: dlopen the library, check a local
+ * gate document, exit. scripts/bench times many runs of it, with and
+ * without libcurl preloaded, to show what a check answered locally would
+ * pay if the library linked libcurl instead of loading it on first use. */
+#include <dlfcn.h>
+#include <stdio.h>
+
+typedef int (*check_fn)(void **, const char *, const char *);
+typedef void (*free_fn)(void *);
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) { fprintf(stderr, "usage: cold_check LIBRARY DOCUMENT\n"); return 2; }
+    void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!library) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    check_fn check = (check_fn)dlsym(library, "vg_check");
+    free_fn result_free = (free_fn)dlsym(library, "vg_result_free");
+    if (!check || !result_free) return 1;
+    void *result = NULL;
+    int rc = check(&result, argv[2], "1.0.41");
+    result_free(result);
+    return rc == 0 ? 0 : 1;
+}
