@@ -203,8 +203,8 @@ static vgh_outcome exchange(const vgh_request *rq, vgh_response *rs)
         body.data = NULL;
         head.data = NULL;
     } else if (code != CURLE_FAILED_INIT) {
-        snprintf(rs->message, sizeof rs->message, "%s%s%s", api.easy_strerror(code),
-                 error_buffer[0] ? ": " : "", error_buffer);
+        /* curl's buffer says more (host, port, elapsed); its code's text is the fallback. */
+        snprintf(rs->message, sizeof rs->message, "%s", error_buffer[0] ? error_buffer : api.easy_strerror(code));
     }
     free(body.data);
     free(head.data);
