@@ -323,7 +323,42 @@ def decide(current: Optional[StrOrBytes],
 # Result
 # --------------------------------------------------------------------------
 
-class Result:
+class _Handle:
+    """A library handle freed exactly once: by ``close``, the ``with`` block,
+    or (as a safety net) garbage collection."""
+
+    _free = ""  # the name of the library's free function, looked up when called
+    _kind = "handle"
+
+    def close(self) -> None:
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            globals()[self._free](handle)
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self):
+        # At interpreter shutdown the module may be gone.
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _h(self) -> c_void_p:
+        if self._handle is None:
+            raise ValueError(f"the {self._kind} is closed")
+        return self._handle
+
+
+class Result(_Handle):
     """One answer of the gate; owns a ``vg_result *``.
 
     Use as a context manager (or call :meth:`close`); getters read the live
@@ -333,38 +368,12 @@ class Result:
     """
 
     __slots__ = ("_handle", "code")
+    _free = "vg_result_free"
+    _kind = "result"
 
     def __init__(self, handle: c_void_p, code: int):
         self._handle = handle
         self.code = code
-
-    # -- lifetime ---------------------------------------------------------
-    def close(self) -> None:
-        handle, self._handle = self._handle, None
-        if handle is not None:
-            vg_result_free(handle)
-
-    @property
-    def closed(self) -> bool:
-        return self._handle is None
-
-    def __enter__(self) -> "Result":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        # Safety net only; at interpreter shutdown the module may be gone.
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _h(self) -> c_void_p:
-        if self._handle is None:
-            raise ValueError("the result is closed")
-        return self._handle
 
     # -- getters ----------------------------------------------------------
     @property
@@ -448,7 +457,7 @@ def _result_from(check, *args) -> Result:
 # Client
 # --------------------------------------------------------------------------
 
-class Client:
+class Client(_Handle):
     """A configured gate; owns a ``vg_client *``.
 
     Options are the library's string keys (``source``, ``platform``,
@@ -457,6 +466,9 @@ class Client:
     with the library's reason. :meth:`check` never raises for a fail-open
     error: it returns a :class:`Result` whose ``error`` says why.
     """
+
+    _free = "vg_client_free"
+    _kind = "client"
 
     def __init__(self, source: Optional[PathLike] = None, **options: Optional[str]):
         out = c_void_p(None)
@@ -471,32 +483,6 @@ class Client:
         except BaseException:
             self.close()
             raise
-
-    def close(self) -> None:
-        handle, self._handle = self._handle, None
-        if handle is not None:
-            vg_client_free(handle)
-
-    @property
-    def closed(self) -> bool:
-        return self._handle is None
-
-    def __enter__(self) -> "Client":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-    def _h(self) -> c_void_p:
-        if self._handle is None:
-            raise ValueError("the client is closed")
-        return self._handle
 
     def set(self, key: StrOrBytes, value: Optional[StrOrBytes]) -> None:
         """Set an option; ``None`` restores its default."""

@@ -53,7 +53,9 @@ enum GateDocument {
                 }
             }
         }
-        config.templateVersion = top["version"]?["versionNumber"].flatMap(decimalInt64)
+        config.templateVersion = top["version"]?["versionNumber"].flatMap { value in
+            if case .string(let text) = value { Int64(decimal: text) } else { nil }
+        }
         return config
     }
 
@@ -71,19 +73,5 @@ enum GateDocument {
         case nil: return .absent
         default: return .unusable
         }
-    }
-
-    /// ASCII digits only (no sign, no space), at most Int64.max.
-    private static func decimalInt64(_ value: JSONValue) -> Int64? {
-        guard case .string(let text) = value, !text.isEmpty else { return nil }
-        var result: Int64 = 0
-        for byte in text.utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            let (times10, overflow1) = result.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-            guard !overflow1, !overflow2 else { return nil }
-            result = sum
-        }
-        return result
     }
 }
