@@ -602,6 +602,10 @@ def h_reset(conn, req, m):
     conn.respond(204)
 
 
+import document_routes  # noqa: E402,F401  -- /doc/<name>, POST /__document (self-hosted gate documents)
+import firebase_routes; firebase_routes.install(sys.modules[__name__])  # noqa: E402,E702 -- RC :fetch, FIS, /__firebase
+
+
 # --- serving --------------------------------------------------------------------
 
 def serve_http(conn: Connection) -> None:

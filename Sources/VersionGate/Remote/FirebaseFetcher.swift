@@ -1,13 +1,106 @@
-/// Placeholder until the Firebase protocol lands: every fetch fails open.
+/// Firebase Remote Config, asked the way the official SDKs ask it
+/// (protocols/README §1): POST …/namespaces/firebase:fetch?key=… with the
+/// installation's FID and auth token and the facts conditions test. The
+/// body is the C++ desktop SDK's: strict JSON, camelCase, not compressed.
 struct FirebaseFetcher: ConfigFetcher {
     let projectID: String
-    init(projectID: String, apiKey: String, appID: String, packageName: String?, endpoint: String,
-         installationsEndpoint: String) {
+    let apiKey: String
+    let appID: String
+    let packageName: String?
+    let endpoint: String
+    let installationsEndpoint: String
+
+    /// Sent as sdkVersion to both services, which only record it.
+    static let sdkVersion = "versiongate-0.1.0"
+
+    init(projectID: String, apiKey: String, appID: String, packageName: String?,
+         endpoint: String = "https://firebaseremoteconfig.googleapis.com",
+         installationsEndpoint: String = "https://firebaseinstallations.googleapis.com") {
         self.projectID = projectID
+        self.apiKey = apiKey
+        self.appID = appID
+        self.packageName = packageName
+        self.endpoint = endpoint
+        self.installationsEndpoint = installationsEndpoint
     }
+
     var name: String { "firebase://\(projectID)" }
-    var cacheKey: String { name }
+
+    /// The package is in it too: it selects which config the project serves.
+    var cacheKey: String { "firebase:" + [projectID, appID, packageName ?? "", endpoint].joined(separator: "\n") }
+
+    var fetchURL: String {
+        Self.baseURL(endpoint) + "/v1/projects/\(Self.percentEncoded(projectID))/namespaces/firebase:fetch?key="
+            + Self.percentEncoded(apiKey)
+    }
+
     func fetch(_ context: FetchContext) throws(FetchFailure) -> FetchOutcome {
-        throw FetchFailure(.config("\(name): Firebase Remote Config is not supported by this build yet"))
+        guard !projectID.isEmpty, !appID.isEmpty, FirebaseInstallation.isHeaderToken(apiKey) else {
+            throw FetchFailure(.config("\(name): needs a project id, an app id and an API key of visible ASCII"))
+        }
+        let installation = FirebaseInstallations(projectID: projectID, apiKey: apiKey, appID: appID,
+                                                 endpoint: installationsEndpoint).resolve(context)
+        let url = fetchURL
+        var headers = [(name: "Content-Type", value: "application/json"), (name: "Accept", value: "application/json")]
+        if let etag = context.previousETag, !etag.isEmpty, etag.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            headers.append((name: "If-None-Match", value: etag))
+        }
+        if let token = installation.token {
+            headers.append((name: "X-Goog-Firebase-Installations-Auth", value: token))
+        }
+        let request = HTTPRequest(url: url, body: body(context, installation).encoded(), headers: headers)
+        let response: HTTPResponse
+        do {
+            response = try context.transport.send(request, limits: context.requestLimits)
+        } catch {
+            throw FetchFailure(GateFailure(code: error.code, message: redacted(error.message)))
+        }
+        return try FirebaseFetchResponse.outcome(response, source: name, requestURL: url, note: installation.note)
+    }
+
+    /// request_linux_recommended.json; absent facts are left out (conditions
+    /// on them then evaluate false, as the service documents).
+    private func body(_ context: FetchContext, _ installation: FirebaseInstallations.Resolved) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "appInstanceId": .string(installation.fid),
+            "appInstanceIdToken": .string(installation.token ?? ""),
+            "appId": .string(appID),
+            "sdkVersion": .string(Self.sdkVersion),
+        ]
+        let optional: [(String, String?)] = [
+            ("appVersion", context.appVersion), ("packageName", packageName),
+            ("languageCode", context.languageCode), ("countryCode", context.device.countryCode),
+            ("platformVersion", context.device.platformVersion), ("timeZone", context.device.timeZone),
+        ]
+        for case let (key, value?) in optional where !value.isEmpty { members[key] = .string(value) }
+        return .object(members)
+    }
+
+    /// Transport messages quote the URL; the key need not be repeated there.
+    private func redacted(_ message: String) -> String {
+        message.replacing("key=" + Self.percentEncoded(apiKey), with: "key=…")
+    }
+
+    /// The endpoint without trailing slashes.
+    static func baseURL(_ endpoint: String) -> String {
+        var base = Substring(endpoint)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        return String(base)
+    }
+
+    /// RFC 3986 unreserved characters kept, every other byte %XX.
+    static func percentEncoded(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            switch byte {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

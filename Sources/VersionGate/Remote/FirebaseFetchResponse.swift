@@ -1,0 +1,128 @@
+import VersionGateC
+
+/// Remote Config's answer to a fetch (protocols/README §1.5, §1.6): the
+/// state decides the outcome; an error status carries Google's error body.
+enum FirebaseFetchResponse {
+    static func outcome(_ response: HTTPResponse, source: String, requestURL: String, note: String?)
+        throws(FetchFailure) -> FetchOutcome {
+        switch response.status {
+        case 200:
+            return try parse(response, source: source, note: note)
+        case 304:
+            // Not what the backend sends (it answers 200 NO_CHANGE), but JS accepts it.
+            return .notModified(maxAgeSeconds: nil, note: note)
+        default:
+            throw FetchFailure(httpFailure("\(source): HTTP \(response.status)\(GoogleErrorBody.detail(response.body))"),
+                               throttled: CachingHeaders.isThrottling(response.status),
+                               retryAfterSeconds: CachingHeaders.retryAfterSeconds(response.header("retry-after"),
+                                                                                   url: requestURL))
+        }
+    }
+
+    private static func parse(_ response: HTTPResponse, source: String, note: String?) throws(FetchFailure) -> FetchOutcome {
+        let body: JSONValue
+        do {
+            body = try JSONValue.decode(response.body)
+        } catch {
+            throw FetchFailure(httpFailure("\(source): the fetch response \(error.message)"))
+        }
+        guard case .object(let members) = body else {
+            throw FetchFailure(httpFailure("\(source): the fetch response is not a JSON object"))
+        }
+        if members.count == 1, members["error"] != nil {  // iOS reads such a 200 as a failure too
+            throw FetchFailure(httpFailure("\(source): HTTP 200 with an error\(GoogleErrorBody.detail(response.body))"))
+        }
+        let templateVersion = Self.templateVersion(members["templateVersion"])
+        switch members["state"] {
+        case nil, .null?, .string("UPDATE")?:
+            // No state: the legacy (V2) server; Android reads it as an update.
+            return .updated(try config(members["entries"], templateVersion, source: source),
+                            etag: etag(response.header("etag")), maxAgeSeconds: nil, note: note)
+        case .string("NO_CHANGE")?:
+            return .notModified(maxAgeSeconds: nil, note: note)
+        case .string("EMPTY_CONFIG")?, .string("NO_TEMPLATE")?:
+            return .empty(templateVersion: templateVersion, note: note)
+        case .string("INSTANCE_STATE_UNSPECIFIED")?:
+            // firebase-js-sdk turns it into a server error; so do we.
+            throw FetchFailure(httpFailure("\(source): the server answered state INSTANCE_STATE_UNSPECIFIED (no config)"))
+        case .string(let other)?:
+            throw FetchFailure(httpFailure("\(source): unknown state \"\(GoogleErrorBody.printable(other, max: 64))\""))
+        default:
+            throw FetchFailure(httpFailure("\(source): the state is not a string"))
+        }
+    }
+
+    /// `entries` (absent = no values): string values only, others reported.
+    private static func config(_ entries: JSONValue?, _ templateVersion: Int64?, source: String)
+        throws(FetchFailure) -> GateConfig {
+        var config = GateConfig(templateVersion: templateVersion)
+        switch entries {
+        case nil, .null?:
+            return config
+        case .object(let members)?:
+            for (key, value) in members {
+                if case .string(let text) = value { config.values[key] = text } else { config.nonStringKeys.insert(key) }
+            }
+            return config
+        default:
+            throw FetchFailure(httpFailure("\(source): entries is not a JSON object"))
+        }
+    }
+
+    /// An int64 as a decimal string (the wire format) or a JSON integer
+    /// (firebase-js-sdk's tests); nil for anything else.
+    static func templateVersion(_ value: JSONValue?) -> Int64? {
+        switch value {
+        case .string(let text)?:
+            return Int64(decimal: text)
+        case .number(let number)? where number >= 0 && number <= 9_007_199_254_740_992:
+            return Int64(exactly: number)
+        default:
+            return nil
+        }
+    }
+
+    /// Kept only if it can be sent back in a header unchanged.
+    private static func etag(_ value: String?) -> String? {
+        guard let value, (1...1024).contains(value.utf8.count),
+              value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        return value
+    }
+
+    private static func httpFailure(_ message: String) -> GateFailure {
+        GateFailure(code: VG_EHTTP.rawValue, message: message)
+    }
+}
+
+/// Google's error body, {"error":{"code","message","status","details"}}.
+enum GoogleErrorBody {
+    /// " STATUS: message [REASON]", or "" when the body has none of them.
+    static func detail(_ body: [UInt8]) -> String {
+        guard let value = try? JSONValue.decode(body), let error = value["error"] else { return "" }
+        var text = ""
+        if case .string(let status)? = error["status"], !status.isEmpty { text += " " + printable(status, max: 64) }
+        if case .string(let message)? = error["message"], !message.isEmpty {
+            text += ": " + printable(message, max: 300)
+        }
+        if case .array(let details)? = error["details"],
+           let reason = details.lazy.compactMap({ detail -> String? in
+               if case .string(let reason)? = detail["reason"] { reason } else { nil }
+           }).first {
+            text += " [\(printable(reason, max: 64))]"
+        }
+        return text
+    }
+
+    /// Server text for a one-line message: no control or bidi characters,
+    /// at most `max` characters.
+    static func printable(_ text: String, max: Int) -> String {
+        let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: " "
+            default: scalar
+            }
+        }
+        let clean = String(String.UnicodeScalarView(scalars))
+        return clean.count > max ? String(clean.prefix(max)) + "…" : clean
+    }
+}
