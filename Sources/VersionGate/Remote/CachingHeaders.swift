@@ -28,6 +28,15 @@ enum CachingHeaders {
         return Int(min(seconds, Int64(Backoff.maxRetryAfterSeconds)))
     }
 
+    /// An ETag kept for If-None-Match only if it can be sent back unchanged:
+    /// printable ASCII. (Header bytes reach us decoded as UTF-8, so obs-text
+    /// could not round-trip; such a server just gets no conditional request.)
+    static func etag(_ value: String?) -> String? {
+        guard let value, (1...1024).contains(value.utf8.count),
+              value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        return value
+    }
+
     /// The statuses after which a server wants fewer requests (SPEC §5).
     static func isThrottling(_ status: Int) -> Bool {
         [429, 500, 503, 504].contains(status)

@@ -25,7 +25,7 @@ struct DocumentFetcher: ConfigFetcher {
         case 200:
             do {
                 let config = try GateDocument.parse(response.body)
-                return .updated(config, etag: response.header("etag"), maxAgeSeconds: maxAge, note: nil)
+                return .updated(config, etag: CachingHeaders.etag(response.header("etag")), maxAgeSeconds: maxAge, note: nil)
             } catch {
                 throw FetchFailure(.config("\(quoted(url)) \(error.message)"))
             }

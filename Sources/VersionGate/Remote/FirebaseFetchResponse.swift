@@ -37,7 +37,7 @@ enum FirebaseFetchResponse {
         case nil, .null?, .string("UPDATE")?:
             // No state: the legacy (V2) server; Android reads it as an update.
             return .updated(try config(members["entries"], templateVersion, source: source),
-                            etag: etag(response.header("etag")), maxAgeSeconds: nil, note: note)
+                            etag: CachingHeaders.etag(response.header("etag")), maxAgeSeconds: nil, note: note)
         case .string("NO_CHANGE")?:
             return .notModified(maxAgeSeconds: nil, note: note)
         case .string("EMPTY_CONFIG")?, .string("NO_TEMPLATE")?:
@@ -80,13 +80,6 @@ enum FirebaseFetchResponse {
         default:
             return nil
         }
-    }
-
-    /// Kept only if it can be sent back in a header unchanged.
-    private static func etag(_ value: String?) -> String? {
-        guard let value, (1...1024).contains(value.utf8.count),
-              value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
-        return value
     }
 
     private static func httpFailure(_ message: String) -> GateFailure {

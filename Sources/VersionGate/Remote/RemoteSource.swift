@@ -20,7 +20,7 @@ final class RemoteSource: ConfigSource {
     let platform: String
     let settings: Settings
     /// Held across a fetch: concurrent checks wait and then find it cached.
-    private let flight = Mutex(())
+    private let flight: SingleFlight
     private let memo = Mutex<Memo?>(nil)
 
     /// The newest good entry this process knows, with its snapshot built.
@@ -35,6 +35,7 @@ final class RemoteSource: ConfigSource {
         self.fetcher = fetcher
         self.platform = platform
         self.settings = settings
+        flight = SingleFlight.forKey(fetcher.cacheKey)
     }
 
     var name: String { fetcher.name }
@@ -45,7 +46,7 @@ final class RemoteSource: ConfigSource {
         if let hit = cached(cacheDirectory), isFresh(hit.entry, now: request.now) {
             return .success(loaded(hit, .cacheHit, now: request.now))
         }
-        return flight.withLock { _ in
+        return flight.run {
             let cached = self.cached(cacheDirectory)
             if let cached, isFresh(cached.entry, now: request.now) {
                 return .success(loaded(cached, .cacheHit, now: request.now))
