@@ -604,6 +604,7 @@ def h_reset(conn, req, m):
 
 import document_routes  # noqa: E402,F401  -- /doc/<name>, POST /__document (self-hosted gate documents)
 import firebase_routes; firebase_routes.install(sys.modules[__name__])  # noqa: E402,E702 -- RC :fetch, FIS, /__firebase
+import itunes_routes  # noqa: E402,F401  -- GET /lookup?bundleId=…&country=… (iTunes Lookup fixtures)
 
 
 # --- serving --------------------------------------------------------------------
@@ -719,8 +720,10 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     server = Server(args)
     stop = server.stop
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    # os._exit, not stop.set(): Event.set from a signal handler can deadlock
+    # against the main thread waiting on the same lock.
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    signal.signal(signal.SIGINT, lambda *_: os._exit(0))
     threading.Thread(target=watch_stdin, args=(stop,), daemon=True).start()
     threading.Thread(target=server.accept_loop, daemon=True).start()
     sys.stdout.write(json.dumps({"port": server.port}) + "\n")

@@ -537,6 +537,41 @@ static void cleanup(void)
         fprintf(stderr, "warning: could not remove %s\n", tmpdir);
 }
 
+/* Where to update: NULL in each pointer argument, and the memory contract. */
+static void test_store_nulls(void)
+{
+    char *url = (char *)"untouched";
+    vg_client *c = NULL;
+
+    CHECK_EQ(vg_store_url(NULL, "flathub", "com.example.Launcher"), VG_EINVAL);
+    CHECK_EQ(vg_store_url(&url, NULL, "com.example.Launcher"), VG_EINVAL);
+    CHECK(url == NULL);
+    url = (char *)"untouched";
+    CHECK_EQ(vg_store_url(&url, "flathub", NULL), VG_EINVAL);
+    CHECK(url == NULL);
+    CHECK_EQ(vg_store_url(&url, "no-such-store", "com.example.Launcher"), VG_EINVAL);
+    CHECK_EQ(vg_store_url(&url, "flathub", "com.example.Launcher"), VG_OK);
+    CHECK(url != NULL && strcmp(url, "appstream:com.example.Launcher") == 0);
+    vg_free(url);
+    CHECK_EQ(vg_store_url(&url, "snap", "Not_A_Snap"), VG_OK);
+    CHECK(url == NULL);
+
+    CHECK_EQ(vg_client_store_url(NULL, NULL), VG_EINVAL);
+    url = (char *)"untouched";
+    CHECK_EQ(vg_client_store_url(&url, NULL), VG_EINVAL);
+    CHECK(url == NULL);
+    CHECK_EQ(vg_client_new(&c), VG_OK);
+    CHECK_EQ(vg_client_set(c, "store", "snap"), VG_OK);
+    CHECK_EQ(vg_client_set(c, "app_id", "example-launcher"), VG_OK);
+    CHECK_EQ(vg_client_store_url(&url, c), VG_OK);
+    CHECK(url != NULL && strcmp(url, "snap://example-launcher") == 0);
+    vg_free(url);
+    vg_client_free(c);
+
+    CHECK_EQ(vg_open_url(NULL), VG_EINVAL);
+    CHECK_EQ(vg_open_url("javascript:alert(1)"), VG_EPOLICY);
+}
+
 int main(void)
 {
     const char *base = getenv("TMPDIR");
@@ -564,6 +599,7 @@ int main(void)
     test_result_nulls();
     test_big_inputs();
     test_documents();
+    test_store_nulls();
 
     cleanup();
 

@@ -23,7 +23,7 @@ def header_functions():
 
 def test_every_header_function_is_declared_once_with_types():
     names = header_functions()
-    assert len(names) == 24, names
+    assert len(names) == 27, names
     assert list(vg.SYMBOLS) == names
     for name in names:
         func = getattr(vg, name)
@@ -32,7 +32,7 @@ def test_every_header_function_is_declared_once_with_types():
 
 
 def test_int_returning_functions_have_an_errcheck_except_the_fail_open_checks():
-    for name in ("vg_version_compare", "vg_client_new", "vg_client_set"):
+    for name in ("vg_version_compare", "vg_client_new", "vg_client_set", "vg_store_url", "vg_client_store_url"):
         assert getattr(vg, name).errcheck is not None, name
     for name in ("vg_client_check", "vg_check"):
         assert getattr(vg, name).errcheck is None, name

@@ -97,10 +97,15 @@ static char ask(void) {
 
 static void open_store(const vg_result *r) {
     const char *url = vg_result_store_url(r);
-    if (url != NULL)
-        printf("Opening %s\n", url); /* a real launcher: xdg-open, no shell */
-    else
+    if (url == NULL) {
         printf("No store URL is known: please update from your software centre.\n");
+        return;
+    }
+    printf("Opening %s\n", url);
+    /* xdg-open without a shell, the web page when no store app handles it. */
+    int rc = vg_open_url(url);
+    if (rc != VG_OK)
+        printf("Could not open it (%s): please visit it yourself.\n", vg_strerror(rc));
 }
 
 /* Asks the gate; returns 1 when the user is sent to update (exit), 0 to log in. */

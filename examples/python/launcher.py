@@ -53,7 +53,11 @@ def ask(action: str, dismiss: str) -> bool:
 def open_store(result) -> int:
     url = result.store_url
     if url:
-        print("Open %s to update." % url)
+        print("Opening %s" % url)
+        # xdg-open without a shell; the web page when no store app handles it.
+        code = vg.open_url(url)
+        if code != vg.Error.OK:
+            print("Could not open it (%s); please visit it yourself." % vg.strerror(code))
     else:
         print("No store URL is known; please update the app from your store.")
     return EXIT_UPDATE

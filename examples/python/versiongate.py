@@ -88,6 +88,7 @@ class Error(enum.IntEnum):
     EFORK = -11
     EHTTP = -12
     EBACKOFF = -13
+    EOPEN = -14
 
 
 def error_name(code: int) -> str:
@@ -220,6 +221,15 @@ vg_client_check = _declare(
     [POINTER(_vg_result_p), _vg_client_p, c_char_p])
 vg_check = _declare(
     "vg_check", c_int, [POINTER(_vg_result_p), c_char_p, c_char_p])
+
+# Where to update. The URL comes back through char **out: read as c_void_p,
+# copied and released with vg_free (_take_string).
+vg_store_url = _declare(
+    "vg_store_url", c_int, [POINTER(c_void_p), c_char_p, c_char_p], _errcheck_code)
+vg_client_store_url = _declare(
+    "vg_client_store_url", c_int, [POINTER(c_void_p), _vg_client_p], _errcheck_code)
+# Not raised: opening may fail for reasons the launcher reports itself.
+vg_open_url = _declare("vg_open_url", c_int, [c_char_p])
 
 # Result getters. Strings are owned by the result: c_char_p copies them while
 # the result is alive; they are never freed by us.
@@ -493,9 +503,27 @@ class Client(_Handle):
         """Why the last :meth:`set` failed, or None."""
         return _decode(vg_client_last_error(self._h()))
 
+    def store_url(self) -> Optional[str]:
+        """Where to update under this client's store options (vg_client_store_url)."""
+        out = c_void_p(None)
+        vg_client_store_url(ctypes.byref(out), self._h())
+        return _take_string(out)
+
     def check(self, version: Optional[StrOrBytes]) -> Result:
         """May ``version`` run? Always a Result (fail-open errors included)."""
         return _result_from(vg_client_check, self._h(), _encode(version))
+
+
+def store_url(store: StrOrBytes, app_id: StrOrBytes) -> Optional[str]:
+    """The store URL for ``app_id`` (None when no safe URL is known)."""
+    out = c_void_p(None)
+    vg_store_url(ctypes.byref(out), _encode(store), _encode(app_id))
+    return _take_string(out)
+
+
+def open_url(url: StrOrBytes) -> Error:
+    """Open ``url`` with xdg-open (see vg_open_url); the code, never raised."""
+    return Error(vg_open_url(_encode(url)))
 
 
 def check(source: Optional[PathLike], version: Optional[StrOrBytes]) -> Result:

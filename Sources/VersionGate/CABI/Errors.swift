@@ -16,6 +16,7 @@ private let errorTable: [(code: Int32, name: StaticString, text: StaticString)] 
     (VG_EFORK.rawValue, "VG_EFORK", "network use refused in a fork() child"),
     (VG_EHTTP.rawValue, "VG_EHTTP", "the server answered with an error"),
     (VG_EBACKOFF.rawValue, "VG_EBACKOFF", "backing off after the server throttled requests"),
+    (VG_EOPEN.rawValue, "VG_EOPEN", "no handler could open the URL"),
 ]
 
 func errorName(_ code: Int32) -> String {

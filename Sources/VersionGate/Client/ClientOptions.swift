@@ -26,6 +26,16 @@ struct ClientOptions: Sendable, Equatable {
     /// Tests and simulations: the wall clock, Unix seconds.
     var fixedTime: Int64?
 
+    /// Where to update (SPEC §7).
+    var store = StoreKind.url
+    var appID: String?
+    /// nil = from the locale's region, else "us".
+    var country: String?
+    var itunesEndpoint = AppStoreLookup.defaultEndpoint
+    var urlPolicy = StoreURLPolicy.standard
+    /// Checked when used: the host list may be set after it.
+    var fallbackURL: String?
+
     static let maxValueBytes = 4096
     private static let maxSeconds: Int64 = 30 * 86_400
 
@@ -75,6 +85,40 @@ struct ClientOptions: Sendable, Equatable {
             defaultsPath = try value.map { v throws(GateFailure) in try SourceLocation.path(from: v) }
         case "fixed_time_s":
             fixedTime = try value.map { v throws(GateFailure) in try Self.number(key, v, 0...Int64(Int32.max) * 2) }
+        case "store":
+            guard let value else { store = defaults.store; return }
+            guard let kind = StoreKind(rawValue: value) else {
+                throw .invalidArgument("store \"\(value.prefix(64))\" must be appstore, flathub, snap or url")
+            }
+            store = kind
+        case "app_id":
+            appID = try value.map { v throws(GateFailure) in try Self.token(key, v, 255, extra: "._-") }
+        case "country":
+            country = try value.map { v throws(GateFailure) in
+                guard let code = AppStoreLookup.countryCode(v) else {
+                    throw .invalidArgument("country \"\(v.prefix(64))\" must be two letters")
+                }
+                return code
+            }
+        case "itunes_endpoint":
+            itunesEndpoint = try value.map { v throws(GateFailure) in try Self.endpoint(key, v) } ?? defaults.itunesEndpoint
+        case "allowed_url_schemes":
+            urlPolicy.allowedSchemes = try value.map { v throws(GateFailure) in
+                guard let set = StoreURLPolicy.parseSchemes(v) else {
+                    throw .invalidArgument("allowed_url_schemes \"\(v.prefix(64))\": a comma-separated subset of "
+                                           + StoreURLPolicy.supportedSchemes.sorted().joined(separator: ", "))
+                }
+                return set
+            } ?? StoreURLPolicy.standard.allowedSchemes
+        case "allowed_url_hosts":
+            urlPolicy.allowedHosts = try value.map { v throws(GateFailure) in
+                guard let set = StoreURLPolicy.parseHosts(v) else {
+                    throw .invalidArgument("allowed_url_hosts \"\(v.prefix(64))\": a comma-separated list of host names")
+                }
+                return set
+            } ?? StoreURLPolicy.standard.allowedHosts
+        case "fallback_url":
+            fallbackURL = value
         default:
             throw .invalidArgument("unknown option \"\(key)\"")
         }

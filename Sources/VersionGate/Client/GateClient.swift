@@ -53,8 +53,23 @@ final class GateClient: Sendable {
                 .joined(separator: "\u{0}")
             shouldPrompt = sessionStore(options.sessionScope, environment).claim(key)
         }
-        return GateResult(verdict: verdict, snapshot: snapshot, texts: CatalogTexts.forLanguage(language),
-                          shouldPrompt: shouldPrompt, language: language, source: sourceName ?? "", loaded: loaded)
+        let urlKey = GateConfig.updateURLKey(platform: options.platform)
+        let urlProblem = snapshot.updateURLText.flatMap(options.urlPolicy.refusal).map { "\(urlKey) refused: \($0)" }
+        let store = verdict.status == .upToDate ? nil : StoreLocator.resolve(options, snapshot, environment)
+        return GateResult(verdict: verdict,
+                          failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
+                          snapshot: snapshot, texts: CatalogTexts.forLanguage(language), shouldPrompt: shouldPrompt,
+                          language: language, source: sourceName ?? "", loaded: loaded, store: store)
+    }
+
+    /// Where to update, whatever the version: the config's update URL (when
+    /// a config can be had) under the client's store options and URL policy.
+    func storeResolution(environment: CheckEnvironment) -> StoreResolution {
+        let (options, source) = state.withLock { ($0.options, $0.source) }
+        let request = LoadRequest(appVersion: nil, languageCode: BCP47.tag(of: options.locale ?? environment.localeName),
+                                  environment: environment, now: options.fixedTime ?? Self.wallClock())
+        let snapshot = (try? source.get())?.load(request).map(\.snapshot)
+        return StoreLocator.resolve(options, try? snapshot?.get(), environment)
     }
 
     private func sessionStore(_ scope: ClientOptions.SessionScope, _ environment: CheckEnvironment) -> any SessionStore {

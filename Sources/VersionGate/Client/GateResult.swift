@@ -8,6 +8,10 @@ final class GateResult: Sendable {
     let shouldPrompt: Bool
     let current: String?
     let title, message, actionLabel, dismissLabel, storeURL: CText?
+    /// An https page for when no handler opens `storeURL`'s scheme.
+    let storeWebFallback: String?
+    /// Why a store URL was refused or a fallback used.
+    let storeNote: String?
     let minRequired, latest: CText?
     let errorCode: Int32
     let errorMessage: CText?
@@ -22,8 +26,8 @@ final class GateResult: Sendable {
     let note: String?
     private let json = Mutex<CText?>(nil)
 
-    init(verdict: Verdict, snapshot: GateSnapshot, texts: CatalogTexts, shouldPrompt: Bool,
-         language: String, source: String, loaded: LoadedConfig) {
+    init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, texts: CatalogTexts, shouldPrompt: Bool,
+         language: String, source: String, loaded: LoadedConfig, store: StoreResolution?) {
         status = verdict.status
         self.shouldPrompt = shouldPrompt
         current = verdict.currentText
@@ -41,11 +45,13 @@ final class GateResult: Sendable {
         case .upToDate:
             title = nil; message = nil; actionLabel = nil; dismissLabel = nil
         }
-        storeURL = verdict.status == .upToDate ? nil : snapshot.updateURL
+        storeURL = store?.url.map(CText.init)
+        storeWebFallback = store?.webFallback
+        storeNote = store?.note
         minRequired = snapshot.minRequired
         latest = snapshot.latest
-        errorCode = verdict.failure?.code ?? VG_OK.rawValue
-        errorMessage = verdict.failure.map { CText($0.message) }
+        errorCode = failure?.code ?? VG_OK.rawValue
+        errorMessage = failure.map { CText($0.message) }
         self.language = language
         self.source = source
         origin = loaded.origin.rawValue
@@ -61,6 +67,7 @@ final class GateResult: Sendable {
         shouldPrompt = false
         self.current = current
         title = nil; message = nil; actionLabel = nil; dismissLabel = nil; storeURL = nil
+        storeWebFallback = nil; storeNote = nil
         minRequired = nil; latest = nil
         errorCode = failure.code
         errorMessage = CText(failure.message)

@@ -10,6 +10,7 @@ struct ResultJSON: Encodable {
         case status, should_prompt, current, min_required, latest, title, message
         case action_label, dismiss_label, store_url, locale, error, error_name, error_message
         case source, origin, template_version, config_age_s, fetch_error, fetch_error_message, note
+        case store_web_fallback, store_note
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -35,6 +36,8 @@ struct ResultJSON: Encodable {
         try c.encode(result.fetchFailure?.code ?? 0, forKey: .fetch_error)
         try c.encode(result.fetchFailure?.message, forKey: .fetch_error_message)
         try c.encode(result.note, forKey: .note)
+        try c.encode(result.storeWebFallback, forKey: .store_web_fallback)
+        try c.encode(result.storeNote, forKey: .store_note)
     }
 
     /// Never fails: an encoder error (a bug) still yields a valid object.

@@ -5,9 +5,11 @@ final class GateSnapshot: Sendable {
     let minRequired: CText?
     let latest: CText?
     let updateMessage: CText?
-    let updateURL: CText?
-    /// Problems that did not stop the decision (an unusable threshold or
-    /// URL): the result reports them as VG_ECONFIG.
+    /// The config's update_url_<platform> as written; the store resolver
+    /// decides with the client's URL policy whether it may be used.
+    let updateURLText: String?
+    /// Problems that did not stop the decision (an unusable threshold):
+    /// the result reports them as VG_ECONFIG.
     let problem: String?
     let templateVersion: Int64?
 
@@ -32,17 +34,7 @@ final class GateSnapshot: Sendable {
         updateMessage = config.values[GateConfig.updateMessageKey]
             .flatMap(MessageSanitizer.sanitize).map(CText.init)
 
-        let urlKey = GateConfig.updateURLKey(platform: platform)
-        if let url = config.values[urlKey], !url.isEmpty {
-            if let why = URLPolicy.refusal(of: url) {
-                problems.append("\(urlKey) refused: \(why)")
-                updateURL = nil
-            } else {
-                updateURL = CText(url)
-            }
-        } else {
-            updateURL = nil
-        }
+        updateURLText = config.values[GateConfig.updateURLKey(platform: platform)].flatMap { $0.isEmpty ? nil : $0 }
 
         templateVersion = config.templateVersion
         problem = problems.isEmpty ? nil : "\(documentName): " + problems.joined(separator: "; ")

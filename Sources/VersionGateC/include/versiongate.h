@@ -58,7 +58,8 @@ typedef enum vg_error {
     VG_EPOLICY = -10,  /* a URL or redirect refused by the URL rules */
     VG_EFORK = -11,    /* network use refused in a fork() child */
     VG_EHTTP = -12,    /* the server answered with an error (HTTP status or error body) */
-    VG_EBACKOFF = -13  /* no request made: backing off after the server throttled us */
+    VG_EBACKOFF = -13, /* no request made: backing off after the server throttled us */
+    VG_EOPEN = -14     /* no handler could open the URL (xdg-open failed) */
 } vg_error;
 
 /* Opaque handles. */
@@ -150,6 +151,36 @@ int vg_client_check(vg_result **out, vg_client *client,
  * use with default options, reused after). Same contract as
  * vg_client_check. Thread-safe. */
 int vg_check(vg_result **out, const char *source, const char *current_version);
+
+/* ------------------------------------------------------------------ */
+/* Where to update (SPEC §7)                                            */
+/* ------------------------------------------------------------------ */
+
+/* The store URL for an app, with default options.
+ *  out: receives a URL to free with vg_free, or NULL when no safe URL is
+ *       known (still VG_OK); not NULL.
+ *  store: "appstore" (iTunes lookup → itms-apps://itunes.apple.com/app/idN,
+ *         falling back to the lookup URL), "flathub" (appstream:ID),
+ *         "snap" (snap://NAME) or "url" (no URL without a config).
+ *  app_id: bundle id, Flatpak/AppStream id or snap name; validated.
+ * Returns VG_OK, or VG_EINVAL for NULL or an unknown store. Only URLs the
+ * default policy allows are returned (https to the known store hosts,
+ * appstream:, snap:, itms-apps:). May use the network ("appstore"). */
+int vg_store_url(char **out, const char *store, const char *app_id);
+
+/* The same with the client's options ("store", "app_id", "country",
+ * "itunes_endpoint", "allowed_url_schemes", "allowed_url_hosts",
+ * "fallback_url") and its config's update_url_<platform>, which wins when
+ * the policy allows it. Thread-safe. */
+int vg_client_store_url(char **out, vg_client *client);
+
+/* Open a URL with xdg-open (no shell, argument vector), after checking it
+ * against the default URL policy again. An appstream: or snap: URL that no
+ * handler opens (xdg-open exit 3 or 4) is retried once with its web page
+ * (flathub.org / snapcraft.io). Waits at most about 5 s for xdg-open.
+ * Returns VG_OK, VG_EINVAL (NULL), VG_EPOLICY (refused; nothing run) or
+ * VG_EOPEN (no handler, or xdg-open missing). */
+int vg_open_url(const char *url);
 
 /* ------------------------------------------------------------------ */
 /* Result (immutable; every getter accepts NULL and then returns the    */
