@@ -2,28 +2,42 @@
 import Glibc
 #endif
 
-/// The parts of the process environment a check depends on, read once per
-/// check so the decision code itself never touches the environment.
+/// The process environment as a check sees it: read on demand (a warm
+/// check of a local document needs none of it), or fixed by a test. The
+/// decision code itself never touches the environment.
 struct CheckEnvironment: Sendable {
-    var variables: [String: String]
+    private let fixed: [String: String]?
+
+    init(variables: [String: String]) { fixed = variables }
+    private init() { fixed = nil }
+
+    static func current() -> CheckEnvironment { CheckEnvironment() }
 
     static let names = ["LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
                         "HOME", "TZ"]
 
-    static func current() -> CheckEnvironment {
-        var variables: [String: String] = [:]
-        for name in names {
-            if let value = getenv(name).flatMap({ String(validatingCString: $0) }) {
-                variables[name] = value
-            }
-        }
-        return CheckEnvironment(variables: variables)
+    func value(_ name: String) -> String? {
+        if let fixed { return fixed[name] }
+        return getenv(name).flatMap { String(validatingCString: $0) }
     }
 
-    var runtimeDirectory: String? { variables["XDG_RUNTIME_DIR"] }
+    /// Every variable a check may use, for the pure functions that take a dictionary.
+    var variables: [String: String] {
+        if let fixed { return fixed }
+        var variables: [String: String] = [:]
+        for name in Self.names { variables[name] = value(name) }
+        return variables
+    }
+
+    var runtimeDirectory: String? { value("XDG_RUNTIME_DIR") }
 
     /// The user's locale name by POSIX precedence (first non-empty).
     var localeName: String? {
-        ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { self.variables[$0] }.first { !$0.isEmpty }
+        ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { self.value($0) }.first { !$0.isEmpty }
+    }
+
+    /// The catalog language: the `locale` option, else the environment's.
+    func language(option: String?) -> String {
+        LocaleChoice.resolve(option: option, environment: ["LANG": localeName ?? ""])
     }
 }

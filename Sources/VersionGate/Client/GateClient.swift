@@ -32,17 +32,16 @@ final class GateClient: Sendable {
     /// problem is a fail-open result that says why.
     func check(current: UnsafeBufferPointer<UInt8>, environment: CheckEnvironment) -> GateResult {
         let (options, source) = state.withLock { ($0.options, $0.source) }
-        let language = LocaleChoice.resolve(option: options.locale, environment: environment.variables)
         let sourceName = (try? source.get())?.name
 
-        let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText,
-                                  languageCode: BCP47.tag(of: options.locale ?? environment.localeName),
+        let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: options.locale,
                                   environment: environment, now: options.fixedTime ?? Self.wallClock())
         let loaded: LoadedConfig
         switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
         case .failure(let failure):
-            return GateResult(failOpen: failure, language: language, source: sourceName)
+            return GateResult(failOpen: failure, language: environment.language(option: options.locale),
+                              source: sourceName)
         }
 
         let snapshot = loaded.snapshot
@@ -54,20 +53,20 @@ final class GateClient: Sendable {
             shouldPrompt = sessionStore(options.sessionScope, environment).claim(key)
         }
         let urlKey = GateConfig.updateURLKey(platform: options.platform)
-        let urlProblem = snapshot.updateURLText.flatMap(options.urlPolicy.refusal).map { "\(urlKey) refused: \($0)" }
+        let urlProblem = snapshot.updateURLRefusal(options.urlPolicy).map { "\(urlKey) refused: \($0)" }
         let store = verdict.status == .upToDate ? nil : StoreLocator.resolve(options, snapshot, environment)
         return GateResult(verdict: verdict,
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
-                          snapshot: snapshot, texts: CatalogTexts.forLanguage(language), shouldPrompt: shouldPrompt,
-                          language: language, source: sourceName ?? "", loaded: loaded, store: store)
+                          snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (options.locale, environment),
+                          source: sourceName ?? "", loaded: loaded, store: store)
     }
 
     /// Where to update, whatever the version: the config's update URL (when
     /// a config can be had) under the client's store options and URL policy.
     func storeResolution(environment: CheckEnvironment) -> StoreResolution {
         let (options, source) = state.withLock { ($0.options, $0.source) }
-        let request = LoadRequest(appVersion: nil, languageCode: BCP47.tag(of: options.locale ?? environment.localeName),
-                                  environment: environment, now: options.fixedTime ?? Self.wallClock())
+        let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
+                                  now: options.fixedTime ?? Self.wallClock())
         let snapshot = (try? source.get())?.load(request).map(\.snapshot)
         return StoreLocator.resolve(options, try? snapshot?.get(), environment)
     }

@@ -15,7 +15,19 @@ final class GateResult: Sendable {
     let minRequired, latest: CText?
     let errorCode: Int32
     let errorMessage: CText?
-    let language: String
+    private let languageChoice: LanguageChoice
+    private enum LanguageChoice: Sendable {
+        case resolved(String)
+        case deferred(String?, CheckEnvironment)
+    }
+
+    /// The catalog language of the texts (or that they would have).
+    var language: String {
+        switch languageChoice {
+        case .resolved(let language): return language
+        case .deferred(let option, let environment): return environment.language(option: option)
+        }
+    }
     let source: String?
     let origin: String
     let templateVersion: Int64?
@@ -26,22 +38,27 @@ final class GateResult: Sendable {
     let note: String?
     private let json = Mutex<CText?>(nil)
 
-    init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, texts: CatalogTexts, shouldPrompt: Bool,
-         language: String, source: String, loaded: LoadedConfig, store: StoreResolution?) {
+    /// The catalog language is resolved only when a prompt needs texts or
+    /// the JSON is asked for: a warm UP_TO_DATE check reads no environment.
+    init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
+         locale: (option: String?, environment: CheckEnvironment), source: String, loaded: LoadedConfig,
+         store: StoreResolution?) {
+        let texts = verdict.status == .upToDate
+            ? nil : CatalogTexts.forLanguage(locale.environment.language(option: locale.option))
         status = verdict.status
         self.shouldPrompt = shouldPrompt
         current = verdict.currentText
         switch verdict.status {
         case .mandatory:
-            title = texts.mandatoryTitle
-            message = snapshot.updateMessage ?? texts.mandatoryMessage
-            actionLabel = texts.updateLabel
+            title = texts?.mandatoryTitle
+            message = snapshot.updateMessage ?? texts?.mandatoryMessage
+            actionLabel = texts?.updateLabel
             dismissLabel = nil
         case .optional:
-            title = texts.optionalTitle
-            message = snapshot.updateMessage ?? texts.optionalMessage
-            actionLabel = texts.updateLabel
-            dismissLabel = texts.laterLabel
+            title = texts?.optionalTitle
+            message = snapshot.updateMessage ?? texts?.optionalMessage
+            actionLabel = texts?.updateLabel
+            dismissLabel = texts?.laterLabel
         case .upToDate:
             title = nil; message = nil; actionLabel = nil; dismissLabel = nil
         }
@@ -52,7 +69,7 @@ final class GateResult: Sendable {
         latest = snapshot.latest
         errorCode = failure?.code ?? VG_OK.rawValue
         errorMessage = failure.map { CText($0.message) }
-        self.language = language
+        languageChoice = texts.map { .resolved($0.language) } ?? .deferred(locale.option, locale.environment)
         self.source = source
         origin = loaded.origin.rawValue
         templateVersion = snapshot.templateVersion
@@ -71,7 +88,7 @@ final class GateResult: Sendable {
         minRequired = nil; latest = nil
         errorCode = failure.code
         errorMessage = CText(failure.message)
-        self.language = language
+        languageChoice = .resolved(language)
         self.source = source
         origin = "none"
         templateVersion = nil

@@ -11,11 +11,14 @@ protocol ConfigSource: Sendable {
 struct LoadRequest: Sendable {
     /// The version being checked, trimmed; nil when invalid.
     var appVersion: String?
-    /// BCP 47, e.g. "pt-BR".
-    var languageCode: String
+    /// The client's `locale` option, if set.
+    var localeOption: String?
     var environment: CheckEnvironment
     /// Wall clock, Unix seconds.
     var now: Int64
+
+    /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).
+    var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }
 }
 
 /// A snapshot plus where it came from (the result's provenance).

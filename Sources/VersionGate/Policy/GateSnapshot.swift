@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One config prepared for many checks, for one platform: thresholds
 /// validated once and every text the result hands to C kept as a C string.
 /// Building it is pure; every result comes from exactly one snapshot.
@@ -12,6 +14,19 @@ final class GateSnapshot: Sendable {
     /// the result reports them as VG_ECONFIG.
     let problem: String?
     let templateVersion: Int64?
+    /// The last URL-policy verdict on updateURLText: clients rarely change
+    /// policy, and judging a URL costs more than the whole rest of a check.
+    private let urlVerdict = Mutex<(policy: StoreURLPolicy, refusal: String?)?>(nil)
+
+    /// Why the client's `policy` refuses the config's update URL; nil when
+    /// it is allowed or absent.
+    func updateURLRefusal(_ policy: StoreURLPolicy) -> String? {
+        guard let url = updateURLText else { return nil }
+        if let known = urlVerdict.withLock({ $0 }), known.policy == policy { return known.refusal }
+        let refusal = policy.refusal(of: url)
+        urlVerdict.withLock { $0 = (policy, refusal) }
+        return refusal
+    }
 
     init(config: GateConfig, platform: String, documentName: String) {
         var problems: [String] = []
