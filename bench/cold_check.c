@@ -4,13 +4,28 @@
  * pay if the library linked libcurl instead of loading it on first use. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <string.h>
+
+/* VmRSS of this process in KiB, from /proc/self/status. */
+static long rss_kib(void)
+{
+    char line[256];
+    long kib = -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+    fclose(f);
+    return kib;
+}
 
 typedef int (*check_fn)(void **, const char *, const char *);
 typedef void (*free_fn)(void *);
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) { fprintf(stderr, "usage: cold_check LIBRARY DOCUMENT\n"); return 2; }
+    if (argc != 3 && argc != 4) { fprintf(stderr, "usage: cold_check LIBRARY DOCUMENT [--rss]\n"); return 2; }
+    long before = rss_kib();
     void *library = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!library) { fprintf(stderr, "%s\n", dlerror()); return 1; }
     check_fn check = (check_fn)dlsym(library, "vg_check");
@@ -19,5 +34,7 @@ int main(int argc, char **argv)
     void *result = NULL;
     int rc = check(&result, argv[2], "1.0.41");
     result_free(result);
+    if (argc == 4 && strcmp(argv[3], "--rss") == 0)
+        printf("%.1f MiB\n", (rss_kib() - before) / 1024.0);
     return rc == 0 ? 0 : 1;
 }

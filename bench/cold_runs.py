@@ -1,24 +1,33 @@
 #!/usr/bin/env python3
-"""Median wall time of N runs of a command, for each of several variants
-run interleaved (so machine noise hits them alike). Prints a table."""
+"""Cold-start figures, each the median of N runs, interleaved so machine
+noise hits them alike: exec → dlopen → one local check → exit, next to a C
+program that only reads and compares (the baseline), and next to the same
+check with libcurl preloaded (what linking it would cost). Also the RSS the
+library adds to a C host.
+Usage: cold_runs.py N COLD_CHECK BASELINE LIBRARY DOCUMENT"""
 import os, statistics, subprocess, sys, time
 
+
 def main():
-    runs = int(sys.argv[1])
-    variants = [("no libcurl loaded (as shipped)", {}),
-                ("libcurl preloaded (as if linked)", {"LD_PRELOAD": "libcurl.so.4"})]
-    command = sys.argv[2:]
-    times = {name: [] for name, _ in variants}
+    runs, cold, baseline, library, document = int(sys.argv[1]), *sys.argv[2:6]
+    variants = [
+        ("C baseline: read + compare only", [baseline, document, "1.0.41"], {}),
+        ("libversiongate: dlopen + vg_check", [cold, library, document], {}),
+        ("  the same, libcurl preloaded", [cold, library, document], {"LD_PRELOAD": "libcurl.so.4"}),
+    ]
+    times = {name: [] for name, _, _ in variants}
     for _ in range(runs):
-        for name, extra in variants:
-            env = dict(os.environ, **extra)
+        for name, command, extra in variants:
             start = time.perf_counter()
-            subprocess.run(command, env=env, check=True)
+            subprocess.run(command, env=dict(os.environ, **extra))
             times[name].append((time.perf_counter() - start) * 1000)
     base = statistics.median(times[variants[0][0]])
-    print(f"exec + dlopen + one local check + exit, median of {runs}")
-    for name, _ in variants:
+    print(f"cold process, median of {runs} runs")
+    for name, _, _ in variants:
         m = statistics.median(times[name])
-        print(f"  {name:34} {m:7.2f} ms  ({m / base:.2f}x)")
+        print(f"  {name:38} {m:7.2f} ms  ({m / base:.2f}x the baseline)")
+    rss = subprocess.run([cold, library, document, "--rss"], capture_output=True, text=True).stdout.strip()
+    print(f"  RSS added to a C host by dlopen + one check: {rss}")
+
 
 main()

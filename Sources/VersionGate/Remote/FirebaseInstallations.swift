@@ -29,7 +29,7 @@ struct FirebaseInstallations: Sendable {
                                 + "so percent conditions do not match")
         }
         let file = FirebaseInstallation.fileName(projectID: projectID, appID: appID)
-        let save = { (installation: FirebaseInstallation) in _ = store.write(file, installation.encoded()) }
+        let save = { (installation: FirebaseInstallation) in _ = store.write(file, installation.encoded(), durable: true) }
         var installation: FirebaseInstallation
         if let stored = store.read(file, maxBytes: FirebaseInstallation.maxFileBytes).flatMap(FirebaseInstallation.decode) {
             installation = stored

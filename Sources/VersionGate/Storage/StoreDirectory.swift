@@ -25,8 +25,11 @@ struct StoreDirectory: Sendable {
     }
 
     /// Replaces `name` with `bytes` atomically; false when it could not.
+    /// `durable` adds an fsync before the rename, for state whose loss
+    /// matters (the Firebase installation); a cache can be re-fetched, and
+    /// the fsync costs more than the fetch on a loopback server.
     @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) -> Bool {
+    func write(_ name: String, _ bytes: [UInt8], durable: Bool = false) -> Bool {
         guard Self.makeDirectories(path) else { return false }
         var template = Array(filePath(".\(name).XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
@@ -40,7 +43,7 @@ struct StoreDirectory: Sendable {
             guard n > 0 else { break }
             written += n
         }
-        let complete = written == bytes.count && fsync(fd) == 0
+        let complete = written == bytes.count && (!durable || fsync(fd) == 0)
         close(fd)
         guard complete, rename(temporary, filePath(name)) == 0 else {
             unlink(temporary)
