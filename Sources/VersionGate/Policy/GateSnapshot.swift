@@ -38,7 +38,7 @@ final class GateSnapshot: Sendable {
             }
             guard let raw = config.values[key], !raw.isEmpty else { return nil }
             guard let text = withVersion(raw, { $0?.trimmedText }) else {
-                problems.append("\(key) \"\(raw.prefix(64))\" is not a valid version; ignored")
+                problems.append("\(key) \"\(printable(raw.utf8))\" is not a valid version; ignored")
                 return nil
             }
             return CText(text)

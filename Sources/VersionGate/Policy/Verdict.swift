@@ -23,8 +23,10 @@ struct Verdict: Sendable {
     }
 }
 
-/// At most 64 bytes of arbitrary input, made safe to quote in a message.
-func printable(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+/// At most 64 bytes of arbitrary input, made safe to quote in a one-line
+/// message: anything but printable ASCII (controls, escapes, bidi, line
+/// separators) becomes "?", so input cannot forge log lines.
+func printable(_ bytes: some Collection<UInt8>) -> String {
     let head = bytes.prefix(64).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }
     return String(decoding: head, as: UTF8.self) + (bytes.count > 64 ? "…" : "")
 }

@@ -1,0 +1,4 @@
+// The document fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.document)

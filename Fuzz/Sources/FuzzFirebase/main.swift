@@ -1,0 +1,4 @@
+// The firebase fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.firebase)

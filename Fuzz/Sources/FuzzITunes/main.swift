@@ -1,0 +1,4 @@
+// The itunes fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.itunes)

@@ -1,0 +1,4 @@
+// The message fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.message)

@@ -1,0 +1,1 @@
+../../../Tests/VersionGateTests/FuzzRegressionTests.swift

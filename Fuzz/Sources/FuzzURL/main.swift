@@ -1,0 +1,4 @@
+// The url fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.url)

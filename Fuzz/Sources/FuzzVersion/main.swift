@@ -1,0 +1,4 @@
+// The version fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.version)

@@ -1,0 +1,790 @@
+// The properties the fuzz targets assert, and the inputs fuzzing found.
+//
+// This one file is compiled twice: by the test target (the XCTest at the
+// bottom), and by the fuzz harness, where Fuzz/Sources/FuzzProperties/
+// FuzzProperties.swift is a symlink to it, built with VG_FUZZ_HARNESS. So a
+// crash input replays here through exactly the checks that found it.
+// Fuzz/README.md says how to run the fuzzers and turn a finding into a row.
+#if !VG_FUZZ_HARNESS
+import XCTest
+#endif
+import FoundationEssentials
+import VersionGateC
+@testable import VersionGate
+
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// `a|b|c`: up to three versions; parser, both compare roads, vg_decide.
+    case version
+    /// `[current NUL] document`: GateDocument → GateSnapshot → Verdict.
+    case document
+    /// A Firebase fetch response body: FirebaseFetchResponse → snapshot → verdict.
+    case firebase
+    /// A URL from a config or a launcher: StoreURLPolicy, the store links
+    /// and StoreResolver (the input is also tried as an app id).
+    case url
+    /// An iTunes Lookup response body: AppStoreLookup.trackID → App Store links.
+    case itunes
+    /// Remote text: MessageSanitizer (and GoogleErrorBody.printable).
+    case message
+}
+
+/// Every property of `target` that `input` violates; empty when all hold.
+func fuzzViolations(_ target: FuzzTarget, _ input: [UInt8]) -> [String] {
+    var check = PropertyCheck()
+    switch target {
+    case .version: VersionProperties.check(input, &check)
+    case .document: GateProperties.checkDocument(input, &check)
+    case .firebase: GateProperties.checkFirebase(input, &check)
+    case .url: URLProperties.check(String(decoding: input, as: UTF8.self), &check)
+    case .itunes: URLProperties.checkLookup(input, &check)
+    case .message: MessageProperties.check(String(decoding: input, as: UTF8.self), &check)
+    }
+    return check.failures
+}
+
+#if VG_FUZZ_HARNESS
+/// The body of every LLVMFuzzerTestOneInput: a violated property is a crash
+/// libFuzzer reports (and saves the input of). Traps are fine here, in the
+/// harness; never in Sources/.
+public func fuzzOneInput(_ target: FuzzTarget, _ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    let failures = fuzzViolations(target, input)
+    if !failures.isEmpty {
+        fatalError("VersionGate fuzz property violated (\(target.rawValue)):\n  " + failures.joined(separator: "\n  "))
+    }
+    return 0
+}
+#endif
+
+struct PropertyCheck {
+    private(set) var failures: [String] = []
+
+    mutating func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+        guard !condition, failures.count < 20 else { return }
+        let text = message()
+        if !failures.contains(text) { failures.append(text) }
+    }
+}
+
+// MARK: - Helpers
+
+/// Copies `bytes` into a malloc'd block of exactly their size (plus a NUL if
+/// asked), so AddressSanitizer reports a read even one byte past the end.
+/// The pointer is valid until `release`.
+struct ExactBuffer {
+    let pointer: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(_ bytes: [UInt8], nulTerminated: Bool = false) {
+        count = bytes.count
+        pointer = .allocate(capacity: bytes.count + (nulTerminated ? 1 : 0))
+        pointer.initialize(from: bytes, count: bytes.count)
+        if nulTerminated { pointer[bytes.count] = 0 }
+    }
+
+    var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: pointer, count: count) }
+    var cString: UnsafePointer<CChar> { UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self) }
+    func release() { pointer.deallocate() }
+}
+
+/// Quoted for a failure message: short, escapes visible.
+func show(_ bytes: [UInt8]) -> String {
+    let text = String(decoding: bytes.prefix(80), as: UTF8.self).debugDescription
+    return bytes.count > 80 ? text + "…(\(bytes.count) bytes)" : text
+}
+
+func show(_ text: String) -> String { show(Array(text.utf8)) }
+
+// MARK: - Versions (SPEC §3), with a reference model
+
+/// SPEC §3 written a second way, on plain arrays (allocates freely; clarity
+/// over speed): the independent opinion the parser is checked against.
+enum ReferenceVersion {
+    struct Parsed {
+        /// Components without leading zeros ("0" becomes empty).
+        let release: [[UInt8]]
+        let pre: [[UInt8]]?
+        /// What the caller wrote, without surrounding spaces/tabs/CR/LF.
+        let trimmed: [UInt8]
+    }
+
+    static func parse(_ raw: [UInt8]) -> Parsed? {
+        guard raw.count <= 256 else { return nil }  // raw text, before trimming
+        let blanks: [UInt8] = [0x20, 0x09, 0x0D, 0x0A]
+        var text = raw[...]
+        while let first = text.first, blanks.contains(first) { text = text.dropFirst() }
+        while let last = text.last, blanks.contains(last) { text = text.dropLast() }
+        let trimmed = Array(text)
+        if let first = text.first, first == UInt8(ascii: "v") || first == UInt8(ascii: "V") { text = text.dropFirst() }
+
+        var main = text
+        var build: ArraySlice<UInt8>?
+        if let plus = text.firstIndex(of: UInt8(ascii: "+")) {
+            main = text[..<plus]
+            build = text[(plus + 1)...]
+        }
+        var release = main
+        var pre: ArraySlice<UInt8>?
+        if let hyphen = main.firstIndex(of: UInt8(ascii: "-")) {
+            release = main[..<hyphen]
+            pre = main[(hyphen + 1)...]
+        }
+        let components = release.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        for component in components {
+            guard !component.isEmpty, component.allSatisfy(isDigit), fitsInInt63(component) else { return nil }
+        }
+        var preIdentifiers: [[UInt8]]?
+        if let pre {
+            let identifiers = pre.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            for identifier in identifiers {
+                guard !identifier.isEmpty, identifier.allSatisfy(isIdentifierByte) else { return nil }
+                let numeric = identifier.allSatisfy(isDigit)
+                if numeric, identifier.count > 1, identifier.first == UInt8(ascii: "0") { return nil }
+            }
+            preIdentifiers = identifiers.map { Array($0) }
+        }
+        if let build {
+            for identifier in build.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false) {
+                guard !identifier.isEmpty, identifier.allSatisfy(isIdentifierByte) else { return nil }
+            }
+        }
+        return Parsed(release: components.map { Array($0.drop { $0 == UInt8(ascii: "0") }) },
+                      pre: preIdentifiers, trimmed: trimmed)
+    }
+
+    /// semver.org §11 on release and pre-release; -1, 0, 1.
+    static func compare(_ a: Parsed, _ b: Parsed) -> Int {
+        for k in 0..<max(a.release.count, b.release.count) {
+            let x = k < a.release.count ? a.release[k] : []
+            let y = k < b.release.count ? b.release[k] : []
+            if x != y { return compareNumbers(x, y) }
+        }
+        switch (a.pre, b.pre) {
+        case (nil, nil): return 0
+        case (nil, _): return 1
+        case (_, nil): return -1
+        case let (x?, y?):
+            for (p, q) in zip(x, y) where p != q {
+                switch (p.allSatisfy(isDigit), q.allSatisfy(isDigit)) {
+                case (true, true): return compareNumbers(p, q)
+                case (true, false): return -1
+                case (false, true): return 1
+                case (false, false): return p.lexicographicallyPrecedes(q) ? -1 : 1
+                }
+            }
+            return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        }
+    }
+
+    /// SPEC §4 on reference versions: nil current, min or latest = invalid/absent.
+    static func decide(current: Parsed?, min: Parsed?, latest: Parsed?) -> GateStatus {
+        guard let current else { return .upToDate }
+        if let min, compare(current, min) < 0 { return .mandatory }
+        if let latest, compare(current, latest) < 0 { return .optional }
+        return .upToDate
+    }
+
+    /// Digit strings without leading zeros.
+    private static func compareNumbers(_ x: [UInt8], _ y: [UInt8]) -> Int {
+        if x.count != y.count { return x.count < y.count ? -1 : 1 }
+        if x == y { return 0 }
+        return x.lexicographicallyPrecedes(y) ? -1 : 1
+    }
+
+    private static func fitsInInt63(_ digits: ArraySlice<UInt8>) -> Bool {
+        let significant = Array(digits.drop { $0 == UInt8(ascii: "0") })
+        let limit = Array("9223372036854775807".utf8)
+        return compareNumbers(significant, limit) <= 0
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
+    }
+}
+
+/// Input `a|b|c` (at most three versions; a further `|` stays in the third).
+/// With a few fixed anchors they form a set in which every compare must be
+/// antisymmetric and transitive and agree with the reference model, on the
+/// parser road, the C-string road and the C ABI.
+enum VersionProperties {
+    static let anchors: [[UInt8]] = ["0", "1.0.0-alpha.1", "1.0.0", "1.10"].map { Array($0.utf8) }
+
+    static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
+        let parts = input.split(separator: UInt8(ascii: "|"), maxSplits: 2, omittingEmptySubsequences: false)
+            .map { Array($0) }
+        let texts = parts + anchors
+        let fuzzed = parts.count  // texts[..<fuzzed] came from the input
+
+        let buffers = texts.map { ExactBuffer($0) }
+        defer { buffers.forEach { $0.release() } }
+        let versions = buffers.map { Version(bytes: $0.buffer) }
+        let references = texts.map(ReferenceVersion.parse)
+
+        for i in texts.indices {
+            check.expect((versions[i] != nil) == (references[i] != nil),
+                         "validity of \(show(texts[i])): parser \(versions[i] != nil), reference \(references[i] != nil)")
+            guard let version = versions[i], let reference = references[i] else { continue }
+            check.expect(version.compare(to: version) == 0, "\(show(texts[i])) is not equal to itself")
+            let trimmed = version.trimmedText
+            check.expect(Array(trimmed.utf8) == reference.trimmed, "trimmedText of \(show(texts[i])) is \(show(trimmed))")
+            let same = withVersion(trimmed) { $0.map { $0.compare(to: version) } }
+            check.expect(same == 0, "trimmedText \(show(trimmed)) does not parse back to an equal version")
+        }
+
+        // The order: parser against the reference, antisymmetric, transitive.
+        var order = [[Int?]](repeating: [Int?](repeating: nil, count: texts.count), count: texts.count)
+        for i in texts.indices {
+            for j in texts.indices {
+                guard let a = versions[i], let b = versions[j] else { continue }
+                let result = a.compare(to: b)
+                order[i][j] = result
+                check.expect([-1, 0, 1].contains(result), "compare returned \(result)")
+                if let x = references[i], let y = references[j] {
+                    let expected = ReferenceVersion.compare(x, y)
+                    check.expect(result == expected,
+                                 "compare(\(show(texts[i])), \(show(texts[j]))) = \(result), reference says \(expected)")
+                }
+            }
+        }
+        for i in texts.indices {
+            for j in texts.indices {
+                guard let ij = order[i][j], let ji = order[j][i] else { continue }
+                check.expect(ij == -ji, "not antisymmetric: \(show(texts[i])) vs \(show(texts[j])): \(ij) and \(ji)")
+                for k in texts.indices where i < fuzzed || j < fuzzed || k < fuzzed {
+                    guard let jk = order[j][k], let ik = order[i][k] else { continue }
+                    func names() -> String { "\(show(texts[i])), \(show(texts[j])), \(show(texts[k]))" }
+                    if ij <= 0, jk <= 0 { check.expect(ik <= 0, "not transitive (≤): \(names()): \(ij) \(jk) \(ik)") }
+                    if (ij < 0 && jk <= 0) || (ij <= 0 && jk < 0) {
+                        check.expect(ik < 0, "not transitive (<): \(names()): \(ij) \(jk) \(ik)")
+                    }
+                    if ij == 0, jk == 0 { check.expect(ik == 0, "not transitive (=): \(names())") }
+                }
+            }
+        }
+
+        // C strings end at the first NUL: that prefix is what they mean.
+        let cTexts = texts.map { Array($0.prefix { $0 != 0 }) }
+        let cBuffers = cTexts.map { ExactBuffer($0, nulTerminated: true) }
+        defer { cBuffers.forEach { $0.release() } }
+        let cReferences = cTexts.map(ReferenceVersion.parse)
+        for i in texts.indices {
+            let scanned = Array(versionBytes(cString: cBuffers[i].cString))
+            check.expect(scanned == Array(cTexts[i].prefix(Version.maxBytes + 1)),
+                         "versionBytes(cString:) of \(show(cTexts[i])) read \(scanned.count) bytes")
+        }
+        for i in texts.indices {
+            for j in texts.indices where i < fuzzed || j < fuzzed {
+                let expected = cReferences[i].flatMap { x in cReferences[j].map { y in ReferenceVersion.compare(x, y) } }
+                let road = Version.compare(cString: cBuffers[i].cString, cBuffers[j].cString)
+                check.expect(road == expected, "C-string road: \(show(cTexts[i])) vs \(show(cTexts[j])) gave "
+                             + "\(road.map(String.init) ?? "invalid"), reference \(expected.map(String.init) ?? "invalid")")
+                var out: Int32 = 99
+                let code = vg_version_compare(&out, cBuffers[i].cString, cBuffers[j].cString)
+                if let expected {
+                    check.expect(code == VG_OK.rawValue && Int(out) == expected,
+                                 "vg_version_compare(\(show(cTexts[i])), \(show(cTexts[j]))) = \(code), \(out)")
+                } else {
+                    check.expect(code == VG_EVERSION.rawValue && out == 99,
+                                 "vg_version_compare(\(show(cTexts[i])), \(show(cTexts[j]))) = \(code), \(out)")
+                }
+            }
+        }
+
+        // The gate, both roads: current, min, latest taken from the set.
+        let triples = [(0, 1, 2), (1, 0, 2), (2, 1, 0), (0, fuzzed + 2, fuzzed + 3), (fuzzed + 2, 0, 0)]
+        for (c, m, l) in triples where c < texts.count && m < texts.count && l < texts.count {
+            func names() -> String { "current \(show(texts[c])), min \(show(texts[m])), latest \(show(texts[l]))" }
+            let expected = ReferenceVersion.decide(current: references[c], min: references[m], latest: references[l])
+            let status = Gate.decide(current: versions[c], minRequired: versions[m], latest: versions[l])
+            check.expect(status == expected, "Gate.decide(\(names())) = \(status), reference \(expected)")
+            let cExpected = ReferenceVersion.decide(current: cReferences[c], min: cReferences[m], latest: cReferences[l])
+            let cResult = vg_decide(cBuffers[c].cString, cBuffers[m].cString, cBuffers[l].cString)
+            check.expect(cResult == cStatus(cExpected), "vg_decide(\(names())) = \(cResult), reference \(cExpected)")
+        }
+    }
+}
+
+// MARK: - Documents and Firebase responses → snapshot → verdict (SPEC §2, §4, §5)
+
+enum GateProperties {
+    static let platforms = ["linux", "ios", "android"]
+    /// Current versions every parsed config is checked with (the input may add one).
+    static let currents: [[UInt8]] = ["0", "1.0.0", "1.0.39", "2.1.0", "2.4.1-rc.1", "v2.4.1", "9223372036854775807",
+                                      "", " ", "garbage", "1.0b1", "2.0 (123)"].map { Array($0.utf8) }
+    static let fetchURL = "https://firebaseremoteconfig.googleapis.com/v1/projects/p/namespaces/firebase:fetch?key=k"
+
+    /// Input `current NUL document`, or just `document` (no NUL).
+    static func checkDocument(_ input: [UInt8], _ check: inout PropertyCheck) {
+        var current: [UInt8]?
+        var document = input
+        if let nul = input.firstIndex(of: 0) {
+            current = Array(input[..<nul])
+            document = Array(input[(nul + 1)...])
+        }
+        let textOK = !document.contains(0) && String(validating: document, as: UTF8.self) != nil
+        switch Result(catching: { () throws(GateDocumentError) in try GateDocument.parse(document) }) {
+        case .success(let config):
+            check.expect(textOK, "a document that is not UTF-8 (or has a NUL) was accepted")
+            let object: Bool
+            if case .object? = try? JSONValue.decode(document) { object = true } else { object = false }
+            check.expect(object, "a document that is not a JSON object was accepted")
+            checkConfig(config, extraCurrent: current, &check)
+        case .failure(let error):
+            if !textOK { check.expect(error == .notUTF8, "non-UTF-8 document rejected as \(error), not notUTF8") }
+            checkOneLine(error.message, "GateDocumentError.message", &check)
+        }
+    }
+
+    /// Input: the body of a 200 answer to a fetch (and of an error status).
+    static func checkFirebase(_ input: [UInt8], _ check: inout PropertyCheck) {
+        let decoded = try? JSONValue.decode(input)
+        let members: [String: JSONValue]?
+        if case .object(let object)? = decoded { members = object } else { members = nil }
+        let state = members?["state"]
+        let isError = members.map { $0.count == 1 && $0["error"] != nil } ?? false
+        // What protocols/README §1.5 says the answer is (as the SDKs read it).
+        let expected: String
+        switch (members == nil || isError, state) {
+        case (true, _): expected = "failure"
+        case (false, nil), (false, .null?), (false, .string("UPDATE")?):
+            switch members?["entries"] {
+            case nil, .null?, .object?: expected = "updated"
+            default: expected = "failure"
+            }
+        case (false, .string("NO_CHANGE")?): expected = "notModified"
+        case (false, .string("EMPTY_CONFIG")?), (false, .string("NO_TEMPLATE")?): expected = "empty"
+        default: expected = "failure"
+        }
+        let response = HTTPResponse(status: 200, headers: [("etag", "\"e-1\"")], body: input, url: fetchURL)
+        let outcome = Result(catching: { () throws(FetchFailure) in
+            try FirebaseFetchResponse.outcome(response, source: "fuzz", requestURL: fetchURL, note: nil)
+        })
+        let kind: String
+        switch outcome {
+        case .success(.updated): kind = "updated"
+        case .success(.notModified): kind = "notModified"
+        case .success(.empty): kind = "empty"
+        case .failure: kind = "failure"
+        }
+        check.expect(kind == expected, "a 200 with state \(String(describing: state)) gave \(kind), expected \(expected)")
+        switch outcome {
+        case .success(.updated(let config, let etag, _, _)):
+            check.expect(etag == "\"e-1\"", "etag \(String(describing: etag))")
+            var values: [String: String] = [:]
+            var others: Set<String> = []
+            if case .object(let entries)? = members?["entries"] {
+                for (key, value) in entries {
+                    if case .string(let text) = value { values[key] = text } else { others.insert(key) }
+                }
+            }
+            check.expect(config.values == values && config.nonStringKeys == others, "entries read as \(config)")
+            check.expect(config.templateVersion == FirebaseFetchResponse.templateVersion(members?["templateVersion"]),
+                         "templateVersion \(String(describing: config.templateVersion))")
+            check.expect((config.templateVersion ?? 0) >= 0, "negative templateVersion")
+            checkConfig(config, extraCurrent: nil, &check)
+        case .success(.notModified):
+            break
+        case .success(.empty(let templateVersion, _)):
+            check.expect(templateVersion == FirebaseFetchResponse.templateVersion(members?["templateVersion"]),
+                         "templateVersion \(String(describing: templateVersion))")
+            check.expect((templateVersion ?? 0) >= 0, "negative templateVersion")
+        case .failure(let failure):
+            check.expect(failure.failure.code == VG_EHTTP.rawValue, "fetch failure code \(failure.failure.code)")
+            check.expect(!failure.throttled, "a 200 was read as throttling")
+            checkOneLine(failure.failure.message, "fetch failure message", &check)
+        }
+
+        // The same body with an error status: always a failure, whose message
+        // quotes Google's error body cleanly.
+        let statuses = [400, 403, 404, 429, 500, 503, 504]
+        let status = statuses[input.count % statuses.count]
+        let errorResponse = HTTPResponse(status: status, headers: [("retry-after", "30")], body: input, url: fetchURL)
+        switch Result(catching: { () throws(FetchFailure) in
+            try FirebaseFetchResponse.outcome(errorResponse, source: "fuzz", requestURL: fetchURL, note: nil)
+        }) {
+        case .success(let outcome):
+            check.expect(false, "HTTP \(status) gave \(outcome)")
+        case .failure(let failure):
+            check.expect(failure.throttled == CachingHeaders.isThrottling(status), "HTTP \(status) throttled \(failure.throttled)")
+            checkOneLine(failure.failure.message, "HTTP \(status) failure message", &check)
+        }
+    }
+
+    /// What any parsed config must give: consistent keys, a faithful cache
+    /// round trip, and for every platform a snapshot whose thresholds,
+    /// message and URL obey SPEC §4, §7, §8, and verdicts that agree with
+    /// the reference gate — in particular never MANDATORY unless the current
+    /// version and the minimum are both valid and current < minimum.
+    static func checkConfig(_ config: GateConfig, extraCurrent: [UInt8]?, _ check: inout PropertyCheck) {
+        check.expect(Set(config.values.keys).isDisjoint(with: config.nonStringKeys),
+                     "keys both usable and unusable: \(Set(config.values.keys).intersection(config.nonStringKeys))")
+
+        let cached = CachedConfig(key: "fuzz", fetchedAt: 1, etag: nil, maxAgeSeconds: nil, empty: false, config: config)
+        let reread = CachedConfig.decode(cached.encoded(), key: "fuzz")
+        check.expect(reread == cached, "the cache file does not read back the same config: \(show(cached.encoded()))")
+
+        let currentTexts = currents + (extraCurrent.map { [$0] } ?? [])
+        let currentBuffers = currentTexts.map { ExactBuffer($0) }
+        defer { currentBuffers.forEach { $0.release() } }
+        let currentReferences = currentTexts.map(ReferenceVersion.parse)
+
+        for platform in platforms {
+            let snapshot = GateSnapshot(config: config, platform: platform, documentName: "fuzz")
+            var expectProblem = false
+
+            func threshold(_ key: String, _ text: CText?) -> ReferenceVersion.Parsed? {
+                checkCText(text, key, &check)
+                if config.nonStringKeys.contains(key) {
+                    expectProblem = true
+                    check.expect(text == nil, "\(key) is not a string yet gave \(show(text?.string ?? ""))")
+                    return nil
+                }
+                guard let raw = config.values[key], !raw.isEmpty else {
+                    check.expect(text == nil, "\(key) is absent yet gave \(show(text?.string ?? ""))")
+                    return nil
+                }
+                let reference = ReferenceVersion.parse(Array(raw.utf8))
+                if reference == nil { expectProblem = true }
+                check.expect(text.map { Array($0.string.utf8) } == reference?.trimmed,
+                             "\(key) \(show(raw)) gave \(text.map { show($0.string) } ?? "nil")")
+                return reference
+            }
+            let min = threshold(GateConfig.minRequiredKey(platform: platform), snapshot.minRequired)
+            let latest = threshold(GateConfig.latestKey(platform: platform), snapshot.latest)
+
+            checkCText(snapshot.updateMessage, "update_message", &check)
+            if let message = snapshot.updateMessage?.string {
+                MessageProperties.checkSanitized(message, &check)
+            }
+            let urlKey = GateConfig.updateURLKey(platform: platform)
+            let rawURL = config.values[urlKey].flatMap { $0.isEmpty ? nil : $0 }
+            check.expect(snapshot.updateURLText == rawURL, "\(urlKey) \(rawURL.map(show) ?? "nil") became "
+                         + "\(snapshot.updateURLText.map(show) ?? "nil")")
+            URLProperties.checkResolution(configURL: snapshot.updateURLText, appID: nil, &check)
+            check.expect((snapshot.problem != nil) == expectProblem,
+                         "\(platform): problem \(snapshot.problem.map(show) ?? "nil"), expected one: \(expectProblem)")
+            if let problem = snapshot.problem { checkOneLine(problem, "snapshot problem", &check) }
+
+            for (k, buffer) in currentBuffers.enumerated() {
+                let verdict = Verdict(current: buffer.buffer, snapshot: snapshot)
+                let reference = currentReferences[k]
+                let expected = ReferenceVersion.decide(current: reference, min: min, latest: latest)
+                func names() -> String {
+                    "\(platform): current \(show(currentTexts[k])), min \(show(snapshot.minRequired?.string ?? "-")), "
+                        + "latest \(show(snapshot.latest?.string ?? "-"))"
+                }
+                if verdict.status == .mandatory {
+                    var below = false
+                    if let reference, let min { below = ReferenceVersion.compare(reference, min) < 0 }
+                    check.expect(below, "MANDATORY without a valid current version below a valid minimum: \(names())")
+                }
+                check.expect(verdict.status == expected, "verdict \(verdict.status), reference \(expected): \(names())")
+                check.expect(verdict.currentText.map { Array($0.utf8) } == reference?.trimmed,
+                             "currentText \(verdict.currentText.map(show) ?? "nil") for \(show(currentTexts[k]))")
+                if reference == nil {
+                    check.expect(verdict.failure?.code == VG_EVERSION.rawValue, "invalid current without VG_EVERSION: \(names())")
+                }
+                if let failure = verdict.failure { checkOneLine(failure.message, "verdict failure", &check) }
+            }
+        }
+    }
+
+    /// A C string handed to callers must hold its whole string: an inner NUL
+    /// would cut it, and CText.bytes would read past the copy.
+    static func checkCText(_ text: CText?, _ what: String, _ check: inout PropertyCheck) {
+        guard let text else { return }
+        check.expect(!text.string.utf8.contains(0), "\(what) holds a NUL: \(show(text.string))")
+        check.expect(text.cString != nil, "\(what) has no C string")
+    }
+
+    /// An error text quoting input (a server's answer, a config value) meant
+    /// for one line of a log or dialog: no control characters (so no line
+    /// break, ESC or BEL) and no bidi controls, as GoogleErrorBody.printable
+    /// and Verdict's printable() promise. (U+2028/U+2029 are not checked:
+    /// printable() lets them through and no rule says otherwise yet.)
+    static func checkOneLine(_ message: String, _ what: @autoclosure () -> String, _ check: inout PropertyCheck) {
+        let bad = message.unicodeScalars.first { scalar in
+            switch scalar.value {
+            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+            default: false
+            }
+        }
+        check.expect(bad == nil, "\(what()) contains U+\(String(bad?.value ?? 0, radix: 16)): \(show(message))")
+    }
+}
+
+// MARK: - Store URLs (SPEC §7)
+
+enum URLProperties {
+    /// The default, and two a launcher might set (options allowed_url_schemes
+    /// / allowed_url_hosts), so that "allowed" is not only the defaults.
+    static let policies: [StoreURLPolicy] = [
+        .standard,
+        StoreURLPolicy(allowedSchemes: ["https"], allowedHosts: ["example.org", "a-b.example"]),
+        StoreURLPolicy(allowedSchemes: StoreURLPolicy.supportedSchemes, allowedHosts: []),
+    ]
+    static let bundleID = "com.example.Launcher"
+
+    /// The input as a URL under every policy, as the config's URL and the
+    /// launcher's fallback in the resolver, and as an app id for every store.
+    static func check(_ text: String, _ check: inout PropertyCheck) {
+        for policy in policies {
+            if let why = policy.refusal(of: text) {
+                GateProperties.checkOneLine(why, "URL refusal", &check)
+            } else {
+                checkAccepted(text, policy, &check)
+            }
+        }
+        checkResolution(configURL: text, appID: nil, &check)
+        checkResolution(configURL: nil, appID: text, &check)
+        for store in StoreKind.allCases {
+            if case .success(let links) = store.links(appID: text) {
+                checkOwnLinks(links, "\(store) links for app id \(show(text))", &check)
+            }
+        }
+    }
+
+    /// Input: an iTunes Lookup body. A trackId read from it is 1...maxTrackID,
+    /// is the first result's (for our bundle id), and makes links the
+    /// standard policy accepts.
+    static func checkLookup(_ body: [UInt8], _ check: inout PropertyCheck) {
+        for bundleID in [bundleID, bundleID.uppercased()] {
+            switch AppStoreLookup.trackID(fromBody: body, bundleID: bundleID) {
+            case .failure(let refusal):
+                GateProperties.checkOneLine(refusal.reason, "lookup refusal", &check)
+            case .success(let id):
+                check.expect((1...AppStoreLookup.maxTrackID).contains(id), "trackId \(id) out of range")
+                var expected: Double?
+                var named: JSONValue?
+                if case .array(let results)? = (try? JSONValue.decode(body))?["results"], let first = results.first,
+                   case .number(let number)? = first["trackId"] {
+                    expected = number
+                    named = first["bundleId"]
+                }
+                check.expect(expected == Double(id), "trackId \(id) is not the first result's (\(String(describing: expected)))")
+                if case .string(let name)? = named {
+                    check.expect(name.lowercased() == bundleID.lowercased(), "trackId \(id) taken from a result for \(show(name))")
+                }
+                switch StoreKind.appstore.links(appID: bundleID, trackID: id) {
+                case .success(let links): checkOwnLinks(links, "App Store links for trackId \(id)", &check)
+                case .failure(let refusal): check.expect(false, "no App Store links for trackId \(id): \(refusal.reason)")
+                }
+            }
+        }
+    }
+
+    /// An accepted URL passes again, and holds what SPEC §7 promises:
+    /// only allowed schemes and hosts, never javascript:, file:, data:,
+    /// user information, ports, spaces or control characters. Checked on
+    /// its own, and where FoundationEssentials' URL parser reads the URL,
+    /// through it too (a second opinion on where the host ends).
+    static func checkAccepted(_ url: String, _ policy: StoreURLPolicy, _ check: inout PropertyCheck) {
+        check.expect(policy.refusal(of: url) == nil, "accepted URL \(show(url)) is refused the second time")
+        let bytes = Array(url.utf8)
+        check.expect((1...StoreURLPolicy.maxBytes).contains(bytes.count), "accepted URL of \(bytes.count) bytes")
+        check.expect(bytes.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") },
+                     "accepted URL with a space, control, backslash or non-ASCII byte: \(show(url))")
+        let lower = url.lowercased()
+        let scheme = String(lower.prefix { $0 != ":" })
+        check.expect(policy.allowedSchemes.contains(scheme) && StoreURLPolicy.supportedSchemes.contains(scheme),
+                     "accepted scheme \(show(scheme)) not allowed: \(show(url))")
+        for banned in ["javascript:", "file:", "data:", "http:"] {
+            check.expect(!lower.hasPrefix(banned), "accepted a \(banned) URL: \(show(url))")
+        }
+        guard scheme == "https" || scheme == "itms-apps" else {
+            // appstream:<id>, snap:<name>, snap://<name>: an id and nothing more.
+            var rest = lower.dropFirst(scheme.count + 1)
+            if scheme == "snap", rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+            check.expect(!rest.isEmpty && !rest.contains(where: { "/?#@%:;&=".contains($0) }),
+                         "accepted \(scheme): URL that is more than an id: \(show(url))")
+            return
+        }
+        let afterScheme = lower.dropFirst(scheme.count + 1)
+        check.expect(afterScheme.hasPrefix("//"), "accepted \(scheme) URL without //host: \(show(url))")
+        let authority = String(afterScheme.dropFirst(2).prefix { !"/?#".contains($0) })
+        check.expect(policy.allowedHosts.contains(authority), "accepted host \(show(authority)) not allowed: \(show(url))")
+        if let parsed = URL(string: url) {
+            check.expect(parsed.scheme?.lowercased() == scheme, "URL(string:) scheme \(String(describing: parsed.scheme)) for \(show(url))")
+            check.expect(parsed.user == nil && parsed.password == nil, "URL(string:) finds user information in \(show(url))")
+            check.expect(parsed.port == nil, "URL(string:) finds a port in \(show(url))")
+            let host = parsed.host(percentEncoded: true)?.lowercased()
+            check.expect(host == authority, "URL(string:) host \(host.map(show) ?? "nil"), policy saw \(show(authority)) in \(show(url))")
+        }
+    }
+
+    /// A store's own links for a valid id are usable under the default policy
+    /// (else the resolver would silently skip the store).
+    static func checkOwnLinks(_ links: StoreLinks, _ what: @autoclosure () -> String, _ check: inout PropertyCheck) {
+        for url in [links.primary] + (links.webFallback.map { [$0] } ?? []) {
+            let why = StoreURLPolicy.standard.refusal(of: url)
+            check.expect(why == nil, "\(what()): \(show(url)) is refused: \(why ?? "")")
+            if why == nil { checkAccepted(url, .standard, &check) }
+        }
+        if let web = links.webFallback { check.expect(web.hasPrefix("https://"), "\(what()): web page \(show(web)) is not https") }
+    }
+
+    /// Whatever the config's URL or the app id, the resolver returns only
+    /// URLs the policy accepts, an https web page that differs from the URL,
+    /// and reports a refused config URL (with a one-line note).
+    static func checkResolution(configURL: String?, appID: String?, _ check: inout PropertyCheck) {
+        let resolver = StoreResolver(lookup: nil)
+        let fallback = "https://flathub.org/apps/org.example.Fallback"
+        // The config URL is the first candidate whatever the store; an app id
+        // matters only to the stores with links of their own.
+        let cases: [(StoreURLPolicy, StoreKind)] = appID == nil
+            ? policies.flatMap { policy in [(policy, StoreKind.url), (policy, .flathub)] }
+            : [StoreKind.flathub, .snap, .appstore].map { (StoreURLPolicy.standard, $0) }
+        for (policy, store) in cases {
+            do {
+                let resolution = resolver.resolve(store: store, appID: appID ?? "org.example.App", country: "us",
+                                                  configURL: configURL, fallbackURL: fallback, policy: policy,
+                                                  configKey: "update_url_linux")
+                func what() -> String { "resolve(\(store), config \(configURL.map(show) ?? "nil"), app \(appID.map(show) ?? "-"))" }
+                if let url = resolution.url {
+                    check.expect(policy.refusal(of: url) == nil, "\(what()) returned refused \(show(url))")
+                    if policy.refusal(of: url) == nil { checkAccepted(url, policy, &check) }
+                } else {
+                    check.expect(policy.refusal(of: fallback) != nil, "\(what()) returned nothing though the fallback passes")
+                }
+                if let web = resolution.webFallback {
+                    check.expect(policy.refusal(of: web) == nil && web.hasPrefix("https://") && web != resolution.url,
+                                 "\(what()) web fallback \(show(web))")
+                }
+                if let configURL, !configURL.isEmpty {
+                    let refused = policy.refusal(of: configURL)
+                    check.expect(resolution.configRefusal == refused, "\(what()) configRefusal \(String(describing: resolution.configRefusal)), policy says \(String(describing: refused))")
+                    if refused == nil { check.expect(resolution.url == configURL, "\(what()) did not use the accepted config URL") }
+                } else {
+                    check.expect(resolution.configRefusal == nil, "\(what()) refused an absent config URL")
+                }
+                if let note = resolution.note { GateProperties.checkOneLine(note, "\(what()) note", &check) }
+            }
+        }
+    }
+}
+
+// MARK: - Messages (SPEC §8)
+
+enum MessageProperties {
+    static func check(_ text: String, _ check: inout PropertyCheck) {
+        let result = MessageSanitizer.sanitize(text)
+        if let result { checkSanitized(result, &check) }
+
+        // What should come out, computed another way: the allowed scalars,
+        // trimmed, then the longest run of whole Characters within 1024 bytes,
+        // trimmed again.
+        let allowed = String(String.UnicodeScalarView(text.unicodeScalars.filter(isAllowed)))
+        let kept = trimmed(allowed)
+        var expected = ""
+        var length = 0
+        for character in kept {
+            length += character.utf8.count
+            if length > MessageSanitizer.maxBytes { break }
+            expected.append(character)
+        }
+        expected = trimmed(expected)
+        check.expect(result == (expected.isEmpty ? nil : expected),
+                     "sanitize(\(show(text))) = \(result.map(show) ?? "nil"), expected \(show(expected))")
+        if kept.utf8.count <= MessageSanitizer.maxBytes {
+            check.expect(result == (kept.isEmpty ? nil : kept), "a short message lost more than its controls: \(show(text))")
+        }
+
+        // GoogleErrorBody.printable: server text for one line of an error.
+        for max in [1, 64] {
+            let line = GoogleErrorBody.printable(text, max: max)
+            GateProperties.checkOneLine(line, "GoogleErrorBody.printable", &check)
+            check.expect(line.count <= max + 1, "GoogleErrorBody.printable(max: \(max)) gave \(line.count) characters")
+        }
+    }
+
+    /// SPEC §8 on a sanitized message, and idempotence.
+    static func checkSanitized(_ message: String, _ check: inout PropertyCheck) {
+        let bytes = Array(message.utf8)
+        check.expect(!bytes.isEmpty, "sanitized message is empty (should be nil)")
+        check.expect(bytes.count <= MessageSanitizer.maxBytes, "sanitized message of \(bytes.count) bytes")
+        check.expect(String(validating: bytes, as: UTF8.self) == message, "sanitized message is not valid UTF-8")
+        for scalar in message.unicodeScalars where !isAllowed(scalar) {
+            check.expect(false, "sanitized message keeps U+\(String(scalar.value, radix: 16)): \(show(message))")
+        }
+        let scalars = message.unicodeScalars
+        check.expect(scalars.first.map { !$0.properties.isWhitespace } ?? true
+                     && scalars.last.map { !$0.properties.isWhitespace } ?? true,
+                     "sanitized message not trimmed: \(show(message))")
+        let again = MessageSanitizer.sanitize(message)
+        check.expect(again == message, "sanitize is not idempotent: \(show(message)) → \(again.map(show) ?? "nil")")
+    }
+
+    /// SPEC §8: no control characters but "\n", no bidi overrides/embeddings/isolates.
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A: true
+        case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: false
+        default: true
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
+
+// MARK: - The regression test
+
+#if !VG_FUZZ_HARNESS
+/// Every input fuzzing turned up (rows below, or a file in
+/// Fuzz/Regressions/<target>/), and every seed in Fuzz/Seeds/<target>/,
+/// must satisfy all the properties of its target. A row whose bug is not
+/// fixed yet fails: that is the point.
+final class FuzzRegressionTests: XCTestCase {
+    /// (target, input in hex, what it found). Paste rows as scripts/fuzz prints them.
+    static let rows: [(target: FuzzTarget, hex: String, found: String)] = [
+    ]
+
+    func testRegressionRows() throws {
+        for row in Self.rows {
+            let bytes = try XCTUnwrap(bytes(hex: row.hex), "bad hex in row \(row.found)")
+            XCTAssertEqual(fuzzViolations(row.target, bytes), [], "\(row.target): \(row.found)")
+        }
+    }
+
+    func testRegressionFiles() throws {
+        try replay("Regressions", atLeast: 0)
+    }
+
+    /// The seeds hold the properties too (so a failing fuzz run means a new
+    /// input, and the reference models agree with the test tables).
+    func testSeeds() throws {
+        try replay("Seeds", atLeast: 5)
+    }
+
+    private func replay(_ folder: String, atLeast minimum: Int) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/\(folder)").standardized
+        for target in FuzzTarget.allCases {
+            let directory = root.appendingPathComponent(target.rawValue)
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+                .filter { !$0.hasPrefix(".") }.sorted()
+            XCTAssertGreaterThanOrEqual(names.count, minimum, "\(directory.path)")
+            for name in names {
+                let data = try XCTUnwrap(FileManager.default.contents(atPath: directory.appendingPathComponent(name).path))
+                XCTAssertEqual(fuzzViolations(target, Array(data)), [], "\(folder)/\(target.rawValue)/\(name)")
+            }
+        }
+    }
+
+    private func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).map { i in
+            UInt8(String(decoding: digits[i..<i + 2], as: UTF8.self), radix: 16)
+        }.reduce(into: [UInt8]?([])) { result, byte in
+            if let byte { result?.append(byte) } else { result = nil }
+        }
+    }
+}
+#endif
