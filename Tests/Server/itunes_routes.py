@@ -34,17 +34,10 @@ import sys
 import time
 
 
-def _server():
-    """The loopback_server module whose route table we join: imported as
-    ``loopback_server`` (tests) or run as a script (``__main__``)."""
-    for name in ("loopback_server", "__main__"):
-        module = sys.modules.get(name)
-        if module is not None and hasattr(module, "route") and hasattr(module, "ROUTES"):
-            return module
-    raise ImportError("itunes_routes must be imported by loopback_server.py")
+# The server module, also when it runs as a script (it registers itself
+# under its name before importing its route modules).
+import loopback_server as _srv  # noqa: E402
 
-
-_srv = _server()
 route = _srv.route
 
 CONTENT_TYPE = "text/javascript; charset=utf-8"

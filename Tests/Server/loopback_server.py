@@ -602,6 +602,8 @@ def h_reset(conn, req, m):
     conn.respond(204)
 
 
+# Route modules import this module by name, also when it runs as a script.
+sys.modules.setdefault("loopback_server", sys.modules[__name__])
 import document_routes  # noqa: E402,F401  -- /doc/<name>, POST /__document (self-hosted gate documents)
 import firebase_routes; firebase_routes.install(sys.modules[__name__])  # noqa: E402,E702 -- RC :fetch, FIS, /__firebase
 import itunes_routes  # noqa: E402,F401  -- GET /lookup?bundleId=…&country=… (iTunes Lookup fixtures)
