@@ -2,7 +2,7 @@
 /// keys never change the ABI. Each setter validates its value; a bad value
 /// leaves the option unchanged. A nil value restores the default.
 struct ClientOptions: Sendable, Equatable {
-    enum SessionScope: String, Sendable { case login, process }
+    enum SessionScope: String, Sendable, CaseIterable { case login, process }
 
     var source: SourceSpec?
     var platform = "linux"
@@ -53,11 +53,7 @@ struct ClientOptions: Sendable, Equatable {
         case "locale":
             locale = try value.map { v throws(GateFailure) in try Self.token(key, v, 64, extra: "_.@-") }
         case "session_scope":
-            guard let value else { sessionScope = defaults.sessionScope; return }
-            guard let scope = SessionScope(rawValue: value) else {
-                throw .invalidArgument("session_scope \"\(value)\" must be \"login\" or \"process\"")
-            }
-            sessionScope = scope
+            sessionScope = try value.map { v throws(GateFailure) in try Self.choice(key, v) } ?? defaults.sessionScope
         case "firebase_project_id":
             firebaseProjectID = try value.map { v throws(GateFailure) in try Self.token(key, v, 64, extra: "-") }
         case "firebase_api_key":
@@ -86,11 +82,7 @@ struct ClientOptions: Sendable, Equatable {
         case "fixed_time_s":
             fixedTime = try value.map { v throws(GateFailure) in try Self.number(key, v, 0...Int64(Int32.max) * 2) }
         case "store":
-            guard let value else { store = defaults.store; return }
-            guard let kind = StoreKind(rawValue: value) else {
-                throw .invalidArgument("store \"\(value.prefix(64))\" must be appstore, flathub, snap or url")
-            }
-            store = kind
+            store = try value.map { v throws(GateFailure) in try Self.choice(key, v) } ?? defaults.store
         case "app_id":
             appID = try value.map { v throws(GateFailure) in try Self.token(key, v, 255, extra: "._-") }
         case "country":
@@ -136,6 +128,16 @@ struct ClientOptions: Sendable, Equatable {
             throw .invalidArgument("\(key) \"\(value.prefix(64))\" must be 1-\(maxBytes) characters of \(letters), 0-9 and \(extra)")
         }
         return value
+    }
+
+    /// One of an enumeration's raw values.
+    private static func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ value: String) throws(GateFailure)
+        -> T where T.RawValue == String {
+        guard let choice = T(rawValue: value) else {
+            let names = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw .invalidArgument("\(key) \"\(value.prefix(64))\" must be one of \(names)")
+        }
+        return choice
     }
 
     private static func number(_ key: String, _ value: String, _ range: ClosedRange<Int64>) throws(GateFailure) -> Int64 {

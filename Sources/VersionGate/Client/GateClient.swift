@@ -26,8 +26,6 @@ final class GateClient: Sendable {
         }
     }
 
-    var options: ClientOptions { state.withLock { $0.options } }
-
     /// May `current` (a version's raw bytes) run? Never fails: every
     /// problem is a fail-open result that says why.
     func check(current: UnsafeBufferPointer<UInt8>, environment: CheckEnvironment) -> GateResult {
