@@ -277,6 +277,27 @@ final class VersionTests: XCTestCase {
         }
     }
 
+    /// vg_decide's plain road against Gate.decide on parsed versions: every
+    /// triple of a table mixing plain, non-plain and invalid texts, then
+    /// generated ones.
+    func testDecideRoadsAgree() {
+        let texts = ["1.0.38", "1.0.40", "1.0.41", "1.0.41.0", "2", "01.0.40", "v1.0.40", "1.0.40-rc.1",
+                     "1.0.41+7", "", "garbage", "1..0", "999999999999999999", "1000000000000000000"]
+        var triples: [(String, String, String)] = []
+        for c in texts { for m in texts { for l in texts { triples.append((c, m, l)) } } }
+        var random = SeededRandom(seed: 0xDEC1DE)
+        for _ in 0..<2000 { triples.append((random.version(), random.version(), random.version())) }
+        for (c, m, l) in triples {
+            let expected = withVersion(c) { current in
+                withVersion(m) { min in withVersion(l) { latest in
+                    Gate.decide(current: current, minRequired: min, latest: latest)
+                } }
+            }
+            let status = c.withCString { c in m.withCString { m in l.withCString { l in vg_decide(c, m, l) } } }
+            XCTAssertEqual(status, cStatus(expected), "vg_decide(\(c), \(m), \(l))")
+        }
+    }
+
     // MARK: Helpers
 
     private func isValid(_ text: String) -> Bool {

@@ -99,6 +99,14 @@ if printf '%s\n' "$deps" | grep -Eq 'libswift|libFoundation|/opt/swift|not found
 else
     ok "no Swift runtime dependency"
 fi
+# Only glibc: a C host that loads us must not also load libstdc++ or
+# libgcc_s (scripts/build links them in; cold start, BENCHMARKS.md).
+needed=$(readelf -d "$LIB" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
+if [ "$needed" = "ld-linux-x86-64.so.2 libc.so.6 libm.so.6 " ]; then
+    ok "needs only libc, libm and the loader"
+else
+    fail "NEEDED is '$needed', expected ld-linux-x86-64.so.2 libc.so.6 libm.so.6"
+fi
 if readelf -d "$LIB" | grep -Eq '(RPATH|RUNPATH).*(/opt/swift|swift)'; then
     fail "RPATH/RUNPATH points into a Swift toolchain"
 fi

@@ -12,6 +12,10 @@ public func vg_version_compare(_ out: UnsafeMutablePointer<Int32>?, _ a: UnsafeP
 @_cdecl("vg_decide")
 public func vg_decide(_ current: UnsafePointer<CChar>?, _ minRequired: UnsafePointer<CChar>?,
                       _ latest: UnsafePointer<CChar>?) -> vg_status {
+    if let current, let minRequired, let latest,
+       let status = Gate.decidePlain(current: current, minRequired: minRequired, latest: latest) {
+        return cStatus(status)
+    }
     func version(_ p: UnsafePointer<CChar>?) -> Version? { p.flatMap { Version(bytes: versionBytes(cString: $0)) } }
     return cStatus(Gate.decide(current: version(current), minRequired: version(minRequired), latest: version(latest)))
 }

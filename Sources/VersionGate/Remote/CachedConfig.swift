@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The last good config of one remote source, as kept under
 /// `$XDG_CACHE_HOME/versiongate/`. Read defensively: a file that does not
 /// parse, is for another source or holds impossible values is ignored (and

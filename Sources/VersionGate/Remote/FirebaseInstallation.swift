@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A Firebase installation as persisted: the FID that Remote Config counts
 /// instances by, and the Installations (FIS) tokens that let percent
 /// conditions match. One file per project and app in the state directory,
@@ -44,11 +42,16 @@ struct FirebaseInstallation: Sendable, Equatable {
         (1...8192).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
+    /// The file's form; nil fields are left out.
     func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let file = File(fid: fid, refreshToken: refreshToken, authToken: authToken, authTokenExpiry: authTokenExpiry)
-        return (try? encoder.encode(file)).map { Array($0) } ?? []
+        var json = JSONWriter()
+        json.beginObject()
+        if let authToken { json.member("authToken", authToken) }
+        if let authTokenExpiry { json.member("authTokenExpiry", authTokenExpiry) }
+        json.member("fid", fid)
+        if let refreshToken { json.member("refreshToken", refreshToken) }
+        json.endObject()
+        return json.bytes
     }
 
     /// nil for anything but a well-formed record; the caller then replaces it.
@@ -80,14 +83,6 @@ struct FirebaseInstallation: Sendable, Equatable {
     }
 
     private struct Corrupt: Error {}
-
-    /// The file's shape; nil fields are left out.
-    private struct File: Encodable {
-        let fid: String
-        let refreshToken: String?
-        let authToken: String?
-        let authTokenExpiry: Int64?
-    }
 
     /// RFC 4648 §5, no padding.
     private static func base64URL(_ bytes: [UInt8]) -> String {

@@ -20,6 +20,24 @@ extension Version {
     }
 }
 
+extension Gate {
+    /// `decide` for three C strings when the comparisons it needs are between
+    /// plain releases; nil sends the caller to the parser. The road
+    /// `vg_decide` takes.
+    static func decidePlain(current: UnsafePointer<CChar>, minRequired: UnsafePointer<CChar>,
+                            latest: UnsafePointer<CChar>) -> GateStatus? {
+        let c = UnsafeRawPointer(current).assumingMemoryBound(to: UInt8.self)
+        guard let againstMin = comparePlain(c, UnsafeRawPointer(minRequired).assumingMemoryBound(to: UInt8.self)) else {
+            return nil
+        }
+        if againstMin < 0 { return .mandatory }  // latest does not matter then
+        guard let againstLatest = comparePlain(c, UnsafeRawPointer(latest).assumingMemoryBound(to: UInt8.self)) else {
+            return nil
+        }
+        return againstLatest < 0 ? .optional : .upToDate
+    }
+}
+
 /// Two NUL-terminated plain releases compared; nil when either is not plain
 /// (which says nothing about validity). A byte is read only when every byte
 /// before it was a digit or a dot, so never past a NUL, and at most
