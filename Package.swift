@@ -12,7 +12,8 @@ let package = Package(
     targets: [
         .target(name: "VersionGateC"),
         .target(name: "CurlShim"),
-        .target(name: "VersionGate", dependencies: ["VersionGateC", "CurlShim"]),
+        .target(name: "SystemShim"),
+        .target(name: "VersionGate", dependencies: ["VersionGateC", "CurlShim", "SystemShim"]),
         .testTarget(name: "VersionGateTests", dependencies: ["VersionGate"]),
         // Benchmark harness (scripts/bench), built with -enable-testing.
         .executableTarget(name: "TransportBench", dependencies: ["VersionGate"], path: "bench/TransportBench"),

@@ -107,6 +107,17 @@ if [ "$needed" = "ld-linux-x86-64.so.2 libc.so.6 libm.so.6 " ]; then
 else
     fail "NEEDED is '$needed', expected ld-linux-x86-64.so.2 libc.so.6 libm.so.6"
 fi
+# Modules a stray API call links in whole, each loaded at every start
+# (String.replacing: 800 KB of _StringProcessing; JSONDecoder: Foundation;
+# Glibc's errno or open: the overlay and ~100 libm bindings), and the
+# runtime's argv finder (Sources/SystemShim/runtime_command_line.c).
+linked=$(nm "$LIB" | grep -Eo '_StringProcessing|_RegexParser|FoundationEssentials|\$s5Glibc|_GLOBAL__sub_I_CommandLine' \
+    | sort -u | tr '\n' ' ')
+if [ -z "$linked" ]; then
+    ok "no _StringProcessing, _RegexParser, FoundationEssentials, Glibc overlay or argv finder linked in"
+else
+    fail "linked in: $linked(nm shows which symbols; lld's --why-extract says why)"
+fi
 if readelf -d "$LIB" | grep -Eq '(RPATH|RUNPATH).*(/opt/swift|swift)'; then
     fail "RPATH/RUNPATH points into a Swift toolchain"
 fi

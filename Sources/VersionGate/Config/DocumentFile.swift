@@ -1,3 +1,4 @@
+import SystemShim
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,13 +31,13 @@ enum DocumentFile {
     }
 
     static func read(_ path: String, maxBytes: Int) throws(GateFailure) -> (bytes: [UInt8], identity: Identity) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = vg_system_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else { throw .config("cannot open \(path): \(systemError())") }
         defer { close(fd) }
 
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw .config("cannot stat \(path): \(systemError())") }
-        guard (s.st_mode & S_IFMT) == S_IFREG else { throw .config("\(path) is not a regular file") }
+        guard vg_system_is_regular(s.st_mode) != 0 else { throw .config("\(path) is not a regular file") }
         guard s.st_size <= maxBytes else {
             throw .config("\(path) is \(s.st_size) bytes, over the \(maxBytes)-byte limit")
         }
@@ -54,7 +55,7 @@ enum DocumentFile {
             }
             if n == 0 { break }
             if n < 0 {
-                if errno == EINTR { continue }
+                if systemErrno == EINTR { continue }
                 throw .config("cannot read \(path): \(systemError())")
             }
             filled += n
@@ -65,7 +66,7 @@ enum DocumentFile {
     }
 
     private static func systemError() -> String {
-        String(cString: strerror(errno))
+        String(cString: strerror(systemErrno))
     }
 
     /// Whether the file changed so recently that a second write could still

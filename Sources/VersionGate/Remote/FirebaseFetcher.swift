@@ -77,8 +77,23 @@ struct FirebaseFetcher: ConfigFetcher {
     }
 
     /// Transport messages quote the URL; the key need not be repeated there.
+    /// By hand over bytes: String.replacing would link in _StringProcessing
+    /// (800 KB of code, all loaded at every start).
     private func redacted(_ message: String) -> String {
-        message.replacing("key=" + Self.percentEncoded(apiKey), with: "key=…")
+        let secret = Array(("key=" + Self.percentEncoded(apiKey)).utf8)  // ASCII: never splits a character
+        let text = Array(message.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i < text.count {
+            if text[i...].starts(with: secret) {
+                out += "key=…".utf8
+                i += secret.count
+            } else {
+                out.append(text[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The endpoint without trailing slashes.

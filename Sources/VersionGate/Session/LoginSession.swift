@@ -1,3 +1,4 @@
+import SystemShim
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -25,13 +26,13 @@ struct LoginSession: SessionStore {
         if !Self.decided.withLock({ $0.insert(marker).inserted }) { return false }
 
         let dir = "\(runtimeDirectory)/versiongate"
-        if mkdir(dir, 0o700) != 0 && errno != EEXIST { return Self.fallback.claim(key) }
-        let fd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if mkdir(dir, 0o700) != 0 && systemErrno != EEXIST { return Self.fallback.claim(key) }
+        let fd = vg_system_open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 {
             close(fd)
             return true
         }
-        return errno == EEXIST ? false : Self.fallback.claim(key)
+        return systemErrno == EEXIST ? false : Self.fallback.claim(key)
     }
 }
 

@@ -1,3 +1,4 @@
+import SystemShim
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,12 +35,12 @@ struct StoreDirectory: Sendable {
         var template = Array(filePath(".\(name).XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { return false }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = vg_system_fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && systemErrno == EINTR { continue }
             guard n > 0 else { break }
             written += n
         }
@@ -59,9 +60,9 @@ struct StoreDirectory: Sendable {
         var prefix = ""
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { return false }
+            if mkdir(prefix, 0o700) != 0 && systemErrno != EEXIST { return false }
         }
         var s = stat()
-        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK) == 0
+        return stat(path, &s) == 0 && vg_system_is_directory(s.st_mode) != 0 && access(path, W_OK) == 0
     }
 }

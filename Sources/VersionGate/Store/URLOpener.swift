@@ -1,3 +1,4 @@
+import SystemShim
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -89,7 +90,7 @@ enum URLOpener {
                 return code == 0 ? result(.opened, 0, "opened") : result(.failed, code, "exited with status \(code)")
             }
             if reaped < 0 {
-                if errno == EINTR { continue }
+                if systemErrno == EINTR { continue }
                 return result(.launched, nil, "started; exit status not available")
             }
             let left = deadline.remainingMilliseconds
@@ -133,7 +134,7 @@ enum URLOpener {
         defer { argv.forEach { free($0) } }
         guard argv[0] != nil, argv[1] != nil else { return .failure(SpawnError(code: ENOMEM)) }
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
+        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, vg_system_environ())
         return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
     }
 
@@ -162,7 +163,7 @@ enum URLOpener {
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             guard let fd = Int32(decimal: name), fd >= lowest, fd != dirfd(directory) else { continue }
-            let flags = fcntl(fd, F_GETFD)
+            let flags = vg_system_fcntl(fd, F_GETFD, 0)
             if flags >= 0 && flags & FD_CLOEXEC == 0 && posix_spawn_file_actions_addclose(actions, fd) != 0 {
                 return false
             }
@@ -183,7 +184,7 @@ enum URLOpener {
         _ = pthread_create(&thread, &attributes, { argument in
             let pid = pid_t(truncatingIfNeeded: Int(bitPattern: argument))
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            while waitpid(pid, &status, 0) < 0 && systemErrno == EINTR {}
             return nil
         }, UnsafeMutableRawPointer(bitPattern: Int(pid)))
     }
