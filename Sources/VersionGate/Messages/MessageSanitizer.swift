@@ -8,6 +8,7 @@ enum MessageSanitizer {
     /// "\n", tabs go) and bidi overrides/isolates; trims White_Space at both
     /// ends; keeps whole Characters up to `maxBytes`. Nil when nothing is left.
     static func sanitize(_ text: String) -> String? {
+        if isCleanASCII(text) { return text }
         // A Swift String is valid Unicode already; bytes were checked when decoded.
         let kept = trimmed(String(String.UnicodeScalarView(text.unicodeScalars.filter(isAllowed)))[...])
         var length = 0
@@ -17,6 +18,15 @@ enum MessageSanitizer {
         }
         let result = trimmed(cut)  // the cut may end in a blank
         return result.isEmpty ? nil : result
+    }
+
+    /// The common case, decided over bytes: printable ASCII and "\n" only,
+    /// no blank at either end, short enough. Such text is its own result.
+    private static func isCleanASCII(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count <= maxBytes, let first = utf8.first, let last = utf8.last,
+              first != 0x20, first != 0x0A, last != 0x20, last != 0x0A else { return false }
+        return utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }
     }
 
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {

@@ -27,7 +27,8 @@ final class RemoteSource: ConfigSource {
     private struct Memo {
         let entry: CachedConfig
         let snapshot: GateSnapshot
-        /// Identity of the cache file it was read from; nil if it came from a fetch.
+        /// Identity of the cache file it was read from or written to; nil if
+        /// unknown (not written, or read while it could still change unseen).
         let identity: DocumentFile.Identity?
     }
 
@@ -110,8 +111,13 @@ final class RemoteSource: ConfigSource {
                             request)
         }
 
-        cacheDirectory?.write(CachedConfig.fileName(forKey: fetcher.cacheKey), entry.encoded())
-        let fresh = Memo(entry: entry, snapshot: snapshot(entry), identity: nil)
+        // The identity of the file just written, so the next check does not
+        // read back what it wrote. Written by rename, so a later writer gives
+        // the file a new inode; one renamed in between our rename and this
+        // stat (another process's fetch of the same moment) would pass as ours.
+        let name = CachedConfig.fileName(forKey: fetcher.cacheKey)
+        let written = cacheDirectory.flatMap { $0.write(name, entry.encoded()) ? $0.filePath(name) : nil }
+        let fresh = Memo(entry: entry, snapshot: snapshot(entry), identity: written.flatMap(DocumentFile.identity(of:)))
         memo.withLock { $0 = fresh }
         var result = loaded(fresh, .freshFetch, now: request.now)
         result.note = note

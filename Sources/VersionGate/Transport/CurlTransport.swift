@@ -117,23 +117,30 @@ struct CurlTransport: HTTPTransport {
         }
     }
 
-    /// "HTTP/1.1 200 OK\r\nName: value\r\n…" → [(name, value)], status line skipped.
+    /// "HTTP/1.1 200 OK\r\nName: value\r\n…" → [(name, value)], status line
+    /// skipped, names in ASCII lower case, values without surrounding spaces
+    /// and tabs. Over bytes: Character-wise trimming cost ~0.5M instructions
+    /// per response (callgrind).
     static func parseHeaders(_ text: String) -> [(name: String, value: String)] {
+        let bytes = Array(text.utf8)
         var headers: [(name: String, value: String)] = []
-        for line in text.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
-            guard let colon = line.firstIndex(of: ":"), !line.hasPrefix("HTTP/") else { continue }
-            let value = line[line.index(after: colon)...].trimmingSpacesAndTabs()
-            headers.append((line[..<colon].lowercased(), value))
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0D && bytes[end] != 0x0A { end += 1 }
+            defer { start = end + 1 }
+            let line = bytes[start..<end]
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), !line.starts(with: "HTTP/".utf8) else { continue }
+            let name = line[..<colon].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+            var valueStart = colon + 1, valueEnd = end
+            while valueStart < valueEnd && isBlank(bytes[valueStart]) { valueStart += 1 }
+            while valueEnd > valueStart && isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
+            headers.append((String(decoding: name, as: UTF8.self), String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)))
         }
         return headers
     }
-}
 
-private extension Substring {
-    func trimmingSpacesAndTabs() -> String {
-        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: isBlank).reversed().drop(while: isBlank).reversed())
-    }
+    private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 }
 
 /// NUL-terminated copies of `strings` for the duration of `body`.
