@@ -41,6 +41,17 @@ final class TransportTests: XCTestCase {
         XCTAssertLessThanOrEqual(elapsed, ms, "\(name) took \(elapsed) ms")
     }
 
+    /// What libcurl hands over: status lines (one per response when
+    /// redirected), CRLF or bare LF, names in any case, optional whitespace.
+    func testResponseHeadersAreParsed() {
+        let text = "HTTP/1.1 302 Found\r\nLocation: /x\r\n\r\nHTTP/1.1 200 OK\r\nETag:\t\"v1\" \r\n"
+            + "Cache-Control:max-age=60\nX-Empty:   \r\nX-Ünïcode: dé jà\r\nno colon here\r\nX-Colon: a:b\r\n\r\n"
+        let parsed = CurlTransport.parseHeaders(text)
+        XCTAssertEqual(parsed.map(\.name), ["location", "etag", "cache-control", "x-empty", "x-Ünïcode", "x-colon"])
+        XCTAssertEqual(parsed.map(\.value), ["/x", "\"v1\"", "max-age=60", "", "dé jà", "a:b"])
+        XCTAssertTrue(CurlTransport.parseHeaders("").isEmpty)
+    }
+
     func testHealthyRequestsSucceed() throws {
         let server = try LoopbackServer(self)
         let (result, _) = measured("ok") { () throws(TransportError) in
