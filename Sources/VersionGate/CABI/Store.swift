@@ -13,7 +13,7 @@ public func vg_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>
     var options = ClientOptions()
     options.store = kind
     options.appID = appText
-    let resolution = StoreLocator.resolve(options, nil, .current())
+    let resolution = StoreLocator().resolve(options, nil, .current())
     out.pointee = resolution.url.flatMap { strdup($0) }
     return VG_OK.rawValue
 }

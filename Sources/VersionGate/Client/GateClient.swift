@@ -11,6 +11,7 @@ final class GateClient: Sendable {
         var source: Result<any ConfigSource, GateFailure> = SourceFactory.make(ClientOptions())
     }
     private let state = Mutex(State())
+    private let storeLocator = StoreLocator()
 
     /// Sets one option (see ClientOptions) and rebuilds the source. Sources
     /// keep nothing that matters in memory (caches and state are on disk),
@@ -52,7 +53,7 @@ final class GateClient: Sendable {
         }
         let urlKey = GateConfig.updateURLKey(platform: options.platform)
         let urlProblem = snapshot.updateURLRefusal(options.urlPolicy).map { "\(urlKey) refused: \($0)" }
-        let store = verdict.status == .upToDate ? nil : StoreLocator.resolve(options, snapshot, environment)
+        let store = verdict.status == .upToDate ? nil : storeLocator.resolve(options, snapshot, environment)
         return GateResult(verdict: verdict,
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
                           snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (options.locale, environment),
@@ -66,7 +67,7 @@ final class GateClient: Sendable {
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
                                   now: options.fixedTime ?? Self.wallClock())
         let snapshot = (try? source.get())?.load(request).map(\.snapshot)
-        return StoreLocator.resolve(options, try? snapshot?.get(), environment)
+        return storeLocator.resolve(options, try? snapshot?.get(), environment)
     }
 
     private func sessionStore(_ scope: ClientOptions.SessionScope, _ environment: CheckEnvironment) -> any SessionStore {

@@ -1,12 +1,35 @@
+import Synchronization
+
 /// A client's store URL: its options (store, app id, country, policy,
-/// fallback) applied to the config's update URL (SPEC §7).
-enum StoreLocator {
-    static func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment)
+/// fallback) applied to the config's update URL (SPEC §7). The last answer
+/// is kept: judging each candidate URL costs ~19k instructions, and a
+/// launcher asks with the same inputs every time. Not for the App Store,
+/// whose answer also depends on a lookup that may change.
+final class StoreLocator: Sendable {
+    private struct Inputs: Equatable {
+        let store: StoreKind
+        let appID, configURL, fallbackURL: String?
+        let country, configKey: String
+        let policy: StoreURLPolicy
+    }
+    private struct Answer {
+        let inputs: Inputs
+        let resolution: StoreResolution
+    }
+    private let last = Mutex<Answer?>(nil)
+
+    func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment)
         -> StoreResolution {
-        StoreResolver(lookup: lookup(options, environment)).resolve(
-            store: options.store, appID: options.appID, country: country(options, environment),
-            configURL: snapshot?.updateURLText, fallbackURL: options.fallbackURL, policy: options.urlPolicy,
-            configKey: GateConfig.updateURLKey(platform: options.platform))
+        let inputs = Inputs(store: options.store, appID: options.appID, configURL: snapshot?.updateURLText,
+                            fallbackURL: options.fallbackURL, country: Self.country(options, environment),
+                            configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
+        let reusable = options.store != .appstore
+        if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
+        let resolution = StoreResolver(lookup: Self.lookup(options, environment)).resolve(
+            store: inputs.store, appID: inputs.appID, country: inputs.country, configURL: inputs.configURL,
+            fallbackURL: inputs.fallbackURL, policy: inputs.policy, configKey: inputs.configKey)
+        if reusable { last.withLock { $0 = Answer(inputs: inputs, resolution: resolution) } }
+        return resolution
     }
 
     /// The option, else the locale's region, else "us".
