@@ -2,8 +2,8 @@
 /// to UP_TO_DATE (SPEC §1); `message` is for the error report.
 enum GateDocumentError: Error, Equatable {
     case tooLarge(bytes: Int)
-    /// Not UTF-8, or has a NUL byte (which is never valid JSON text and would
-    /// make JSONDecoder guess UTF-16/32).
+    /// Not UTF-8, or has a NUL byte (never valid in JSON text; a UTF-16 or
+    /// UTF-32 file shows up this way).
     case notUTF8
     case tooDeep(limit: Int)
     case invalidJSON(detail: String)
