@@ -7,7 +7,7 @@ extension DeviceFacts {
     /// /etc/localtime link; kernel release from uname; country from the
     /// locale's region ("de_DE.UTF-8" → "DE").
     static func read(_ environment: CheckEnvironment) -> DeviceFacts {
-        DeviceFacts(timeZone: timeZone(environment.variables["TZ"]), platformVersion: kernelRelease(),
+        DeviceFacts(timeZone: timeZone(environment.value("TZ")), platformVersion: kernelRelease(),
                     countryCode: BCP47.region(of: environment.localeName))
     }
 
@@ -37,12 +37,11 @@ extension DeviceFacts {
     private static func kernelRelease() -> String? {
         var names = utsname()
         guard uname(&names) == 0 else { return nil }
-        let release = withUnsafeBytes(of: &names.release) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
         // "6.8.0-45-generic" → "6.8.0": what the SDKs send as platformVersion.
-        let version = release.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-        return version.isEmpty ? nil : String(version)
+        let version = withUnsafeBytes(of: &names.release) { raw in
+            String(decoding: raw.prefix { ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") }, as: UTF8.self)
+        }
+        return version.isEmpty ? nil : version
     }
 }
 

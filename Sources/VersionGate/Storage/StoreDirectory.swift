@@ -31,9 +31,14 @@ struct StoreDirectory: Sendable {
     /// the fsync costs more than the fetch on a loopback server.
     @discardableResult
     func write(_ name: String, _ bytes: [UInt8], durable: Bool = false) -> Bool {
-        guard Self.makeDirectories(path) else { return false }
-        var template = Array(filePath(".\(name).XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        var template: [CChar] = []
+        func makeTemporary() -> Int32 {
+            template = Array(filePath(".\(name).XXXXXX").utf8CString)
+            return template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        }
+        // The directories usually exist: create them only when missing.
+        var fd = makeTemporary()
+        if fd < 0 && systemErrno == ENOENT && Self.makeDirectories(path) { fd = makeTemporary() }
         guard fd >= 0 else { return false }
         _ = vg_system_fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -16,12 +16,15 @@ struct TransportURL: Sendable, Equatable {
         guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             return refuse("contains spaces, control or non-ASCII characters")
         }
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else {
+        // Printable ASCII from here on, so bytes are characters (and cheaper).
+        let text = Array(bytes)
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")), text[colon...].starts(with: "://".utf8) else {
             return refuse("not an absolute URL")
         }
-        let scheme = url[..<colon].lowercased()
-        let afterScheme = url[colon...].dropFirst(3)
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let scheme = String(decoding: text[..<colon], as: UTF8.self).lowercased()
+        let authorityEnd = text[(colon + 3)...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
+            || $0 == UInt8(ascii: "#") } ?? text.count
+        let authority = String(decoding: text[(colon + 3)..<authorityEnd], as: UTF8.self)[...]
         guard !authority.contains("@") else { return refuse("user information is not allowed") }
         guard let host = hostName(of: authority), !host.isEmpty else { return refuse("no host") }
         switch scheme {
