@@ -324,6 +324,12 @@ enum GateProperties {
             document = Array(input[(nul + 1)...])
         }
         let textOK = !document.contains(0) && String(validating: document, as: UTF8.self) != nil
+        // What the reader takes, the writer (cache and state files) gives back unchanged.
+        if let value = try? JSONValue.decode(document) {
+            let written = value.encoded()
+            check.expect((try? JSONValue.decode(written)) == value,
+                         "JSON written from a read value reads back differently: \(show(written))")
+        }
         switch Result(catching: { () throws(GateDocumentError) in try GateDocument.parse(document) }) {
         case .success(let config):
             check.expect(textOK, "a document that is not UTF-8 (or has a NUL) was accepted")
