@@ -507,13 +507,13 @@ enum GateProperties {
 
     /// An error text quoting input (a server's answer, a config value) meant
     /// for one line of a log or dialog: no control characters (so no line
-    /// break, ESC or BEL) and no bidi controls, as GoogleErrorBody.printable
-    /// and Verdict's printable() promise. (U+2028/U+2029 are not checked:
-    /// printable() lets them through and no rule says otherwise yet.)
+    /// break, ESC or BEL), no line or paragraph separators (U+2028/2029) and
+    /// no bidi controls, as GoogleErrorBody.printable and Verdict's
+    /// printable() promise.
     static func checkOneLine(_ message: String, _ what: @autoclosure () -> String, _ check: inout PropertyCheck) {
         let bad = message.unicodeScalars.first { scalar in
             switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
             default: false
             }
         }

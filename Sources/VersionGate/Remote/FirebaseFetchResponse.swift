@@ -106,12 +106,12 @@ enum GoogleErrorBody {
         return text
     }
 
-    /// Server text for a one-line message: no control or bidi characters,
-    /// at most `max` characters.
+    /// Server text for a one-line message: no control, bidi or line/paragraph
+    /// separator characters, at most `max` characters.
     static func printable(_ text: String, max: Int) -> String {
         let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
             switch scalar.value {
-            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: " "
+            case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: " "
             default: scalar
             }
         }
