@@ -45,7 +45,8 @@ enum PeakMemory {
     }
 }
 
-/// The throwaway PKI of Tests/Server/make_certs.py, made once per test run.
+/// The throwaway PKI of Tests/Server/make_certs.py, made once per test run
+/// and removed at exit.
 final class TestPKI: @unchecked Sendable {
     let directory: URL
     private static let lock = NSLock()
@@ -66,6 +67,8 @@ final class TestPKI: @unchecked Sendable {
         guard process.terminationStatus == 0 else { throw PKIFailed(status: process.terminationStatus) }
         let pki = TestPKI(directory: dir)
         made = pki
+        // Removed when the test process exits, so runs leave no keys behind.
+        atexit { if let dir = TestPKI.made?.directory { try? FileManager.default.removeItem(at: dir) } }
         return pki
     }
 
