@@ -41,12 +41,7 @@ struct JSONReader {
     private mutating func object() throws(GateDocumentError) -> JSONValue {
         try enter()
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .object(members)
-        }
+        if close(UInt8(ascii: "}")) { return .object(members) }  // empty
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else {
@@ -65,12 +60,7 @@ struct JSONReader {
     private mutating func array() throws(GateDocumentError) -> JSONValue {
         try enter()
         var items: [JSONValue] = []
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array(items)
-        }
+        if close(UInt8(ascii: "]")) { return .array(items) }  // empty
         while true {
             skipWhitespace()
             if peek() == UInt8(ascii: "]") { throw error("trailing comma") }
@@ -87,14 +77,20 @@ struct JSONReader {
         index += 1
     }
 
+    /// Steps over `closer` if it comes next (after whitespace), leaving the
+    /// container; false, and nothing consumed but whitespace, otherwise.
+    private mutating func close(_ closer: UInt8) -> Bool {
+        skipWhitespace()
+        guard peek() == closer else { return false }
+        index += 1
+        depth -= 1
+        return true
+    }
+
     /// After a member or item: true at the closer (consumed), false after a comma.
     private mutating func endOfList(closer: UInt8) throws(GateDocumentError) -> Bool {
-        skipWhitespace()
+        if close(closer) { return true }
         switch peek() {
-        case closer?:
-            index += 1
-            depth -= 1
-            return true
         case UInt8(ascii: ",")?:
             index += 1
             return false
