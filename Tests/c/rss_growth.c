@@ -42,7 +42,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +49,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static char dir[256], gate_path[300], tmp_path[300];
+static const char program[] = "rss";
+#include "scratch_home.h"
+
 
 static const char *const DOC[2] = {
     "{\"min_required_version_linux\": \"1.0.39\", \"latest_version_linux\": \"1.0.41\", "
@@ -59,12 +60,6 @@ static const char *const DOC[2] = {
     "\"update_message\": \"rss document B\", \"update_url_linux\": \"https://flathub.org/apps/org.example.RssB\"}\n",
 };
 static const char *const VERSIONS[] = {"1.0.37", "1.0.40", "1.0.42", "2.0"};
-
-static void fatal(const char *what)
-{
-    fprintf(stderr, "rss: %s: %s\n", what, strerror(errno));
-    exit(2);
-}
 
 static void write_doc(int k)
 {
@@ -114,29 +109,6 @@ static size_t touch(const vg_result *r)
     return n;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb, (void)type, (void)ftw;
-    return remove(path);
-}
-
-static void cleanup(void) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-static void private_dir(const char *name)
-{
-    char p[300];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    if (mkdir(p, 0700) != 0) fatal(p);
-    setenv(name, p, 1);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
     long checkpoints[16] = {10000, 1000000};
@@ -171,16 +143,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/vg-rss.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(dir) == NULL) fatal("mkdtemp");
-    atexit(cleanup);
-    private_dir("XDG_RUNTIME_DIR");
-    private_dir("XDG_CACHE_HOME");
-    private_dir("XDG_STATE_HOME");
-    unsetenv("LC_ALL"), unsetenv("LC_MESSAGES"), unsetenv("LANG"), unsetenv("LANGUAGE");
-    snprintf(gate_path, sizeof gate_path, "%s/gate.json", dir);
-    snprintf(tmp_path, sizeof tmp_path, "%s/.gate.json.new", dir);
+    make_scratch_home();
     write_doc(0);
     struct timespec settle = {2, 200000000}; /* older than the 2 s "racy" window */
     nanosleep(&settle, NULL);

@@ -40,7 +40,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -50,6 +49,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+static const char program[] = "stress";
+#include "scratch_home.h"
 
 /* ------------------------------------------------------------ documents */
 
@@ -72,13 +74,6 @@ static const char *const VERSIONS[] = {"1.0.38", "1.0.40", "1.0.41", "1.0.42", "
 static char doc_text[NDOCS][512];
 static size_t doc_len[NDOCS];
 
-static char dir[256], gate_path[300], tmp_path[300];
-
-static void fatal(const char *what)
-{
-    fprintf(stderr, "stress: %s: %s\n", what, strerror(errno));
-    exit(2);
-}
 
 static int write_all(int fd, const char *p, size_t n)
 {
@@ -284,29 +279,6 @@ static void *writer(void *arg)
 
 /* ---------------------------------------------------------------- setup */
 
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-    (void)sb, (void)type, (void)ftw;
-    return remove(path);
-}
-
-static void cleanup(void) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-static void private_dir(const char *name)
-{
-    char p[300];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    if (mkdir(p, 0700) != 0) fatal(p);
-    setenv(name, p, 1);
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
     int opt;
@@ -324,16 +296,7 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/vg-stress.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (mkdtemp(dir) == NULL) fatal("mkdtemp");
-    atexit(cleanup);
-    private_dir("XDG_RUNTIME_DIR");
-    private_dir("XDG_CACHE_HOME");
-    private_dir("XDG_STATE_HOME");
-    unsetenv("LC_ALL"), unsetenv("LC_MESSAGES"), unsetenv("LANG"), unsetenv("LANGUAGE");
-    snprintf(gate_path, sizeof gate_path, "%s/gate.json", dir);
-    snprintf(tmp_path, sizeof tmp_path, "%s/.gate.json.new", dir);
+    make_scratch_home();
 
     for (int k = 0; k < NDOCS; k++) {
         int n = snprintf(doc_text[k], sizeof doc_text[k],
