@@ -690,28 +690,40 @@ def test_no_writable_cache_dir_still_works(server, xdg, name, tmp_path, monkeypa
 # concurrency
 # --------------------------------------------------------------------------
 
+def _at_once(n, work):
+    """Runs work(start) on n threads, each calling start() to wait for the
+    others, so their checks begin together; bounded in time. Returns what
+    the threads returned; fails on a hung thread or any exception."""
+    barrier = threading.Barrier(n)
+    results, errors = [], []
+
+    def run():
+        try:
+            results.append(work(lambda: barrier.wait(5)))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert not any(t.is_alive() for t in threads), "a check hung"
+    assert errors == []
+    return results
+
+
 def test_threads_on_one_client_single_flight(server, xdg, name):
     """8 threads check at once on one client, cold cache, slow server: one request."""
     url = server.url(name)
     server.document(name, flat_doc(), next=[{"delay_s": 0.5}])
-    barrier = threading.Barrier(8)
-    results, errors = [], []
     with vg.Client(source=url, session_scope="process", fixed_time_s=str(T0)) as client:
-        def worker():
-            try:
-                barrier.wait(5)
-                with client.check("1.0.38") as r:
-                    results.append(r.json())
-            except BaseException as e:
-                errors.append(e)
+        def worker(start):
+            start()
+            with client.check("1.0.38") as r:
+                return r.json()
 
-        threads = [threading.Thread(target=worker, daemon=True) for _ in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(10)
-        assert not any(t.is_alive() for t in threads), "a check hung"
-    assert errors == []
+        results = _at_once(8, worker)
     assert len(results) == 8
     assert {r["status"] for r in results} == {"MANDATORY"}
     assert {r["error"] for r in results} == {OK}
@@ -725,25 +737,15 @@ def test_threads_on_separate_clients_single_flight(server, xdg, name):
     process)."""
     url = server.url(name)
     server.document(name, flat_doc(), next=[{"delay_s": 0.5}])
-    barrier = threading.Barrier(8)
-    results, errors = [], []
 
-    def worker():
-        try:
-            with vg.Client(source=url, session_scope="process", fixed_time_s=str(T0)) as c:
-                barrier.wait(5)
-                with c.check("1.0.38") as r:
-                    results.append(r.json())
-        except BaseException as e:
-            errors.append(e)
+    def worker(start):
+        with vg.Client(source=url, session_scope="process", fixed_time_s=str(T0)) as c:
+            start()
+            with c.check("1.0.38") as r:
+                return r.json()
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(10)
-    assert not any(t.is_alive() for t in threads), "a check hung"
-    assert errors == [] and len(results) == 8
+    results = _at_once(8, worker)
+    assert len(results) == 8
     assert {r["status"] for r in results} == {"MANDATORY"}
     assert len(server.requests(name)) == 1, [r["origin"] for r in results]
 
