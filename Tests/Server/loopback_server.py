@@ -462,6 +462,15 @@ def h_slow_headers(conn, req, m):
         n += 1
 
 
+def send_filler(conn, byte, total):
+    """`total` copies of `byte`, CHUNK at a time."""
+    block = byte * CHUNK
+    while total > 0:
+        n = min(CHUNK, total)
+        conn.send(block[:n])
+        total -= n
+
+
 @route(r"/big")
 def h_big(conn, req, m):
     """``?bytes=N`` (default 1 MiB) of zeros with an honest Content-Length:
@@ -473,11 +482,8 @@ def h_big(conn, req, m):
     remaining = int(raw)
     conn.send_head(200, [("Content-Type", "application/octet-stream"),
                          ("Content-Length", str(remaining))])
-    zeros = bytes(CHUNK)
-    while remaining > 0 and not conn.head_only:
-        n = min(CHUNK, remaining)
-        conn.send(zeros[:n])
-        remaining -= n
+    if not conn.head_only:
+        send_filler(conn, b"\0", remaining)
 
 
 @route(r"/chunked-endless")
@@ -495,12 +501,7 @@ def h_length_long(conn, req, m):
     """Says 10 bytes, sends 5 MB, closes: the client must not read past 10."""
     conn.send_head(200, [("Content-Type", "text/plain"),
                          ("Content-Length", "10")])
-    block = b"A" * CHUNK
-    remaining = 5 * 1000 * 1000
-    while remaining > 0:
-        n = min(CHUNK, remaining)
-        conn.send(block[:n])
-        remaining -= n
+    send_filler(conn, b"A", 5 * 1000 * 1000)
 
 
 @route(r"/length-short")
