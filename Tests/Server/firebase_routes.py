@@ -37,7 +37,7 @@ A step: {"status": 200, "state": "NO_TEMPLATE", "body_fixture": "errors/x.json",
 is the normal answer and any other status Google's error JSON for it (502: an
 HTML page). A fetch step's 200 carries the current ETag unless "etag" says
 otherwise. In fis.next a 200 needs a "body" (FIS steps never add an ETag).
-Fixtures come from <repo>/../shared/protocols/fixtures, or $VG_FIXTURES.
+Fixtures come from <repo>/Tests/Fixtures, or $VG_FIXTURES.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 FIXTURES = (Path(os.environ["VG_FIXTURES"]) if os.environ.get("VG_FIXTURES")
-            else Path(__file__).resolve().parents[2].parent / "shared" / "protocols" / "fixtures")
+            else Path(__file__).resolve().parents[2] / "Tests" / "Fixtures")
 JSON_TYPE = "application/json; charset=UTF-8"
 MAX_INFLATED = 16 * 1024 * 1024
 MAX_DELAY_MS = 60_000

@@ -13,7 +13,7 @@ empty body; the country is case-insensitive and defaults to US; unknown query
 parameters (``lang``, ``_cb`` cache busters) are ignored.
 
 Fixtures are read from ``$VG_FIXTURES`` when set, else from
-``<repo>/../shared/protocols/fixtures``.
+``<repo>/Tests/Fixtures``.
 
     bundleId                 country  answer
     com.example.launcher     us       lookup_found_example_launcher_us_raw.txt
@@ -60,7 +60,7 @@ def fixtures_dir() -> pathlib.Path:
     if override:
         return pathlib.Path(override)
     repo = pathlib.Path(__file__).resolve().parents[2]
-    return repo.parent / "shared" / "protocols" / "fixtures"
+    return repo / "Tests" / "Fixtures"
 
 
 def fixture(name: str) -> bytes:

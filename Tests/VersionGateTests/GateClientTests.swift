@@ -96,8 +96,7 @@ final class GateClientTests: XCTestCase {
     }
 
     func testPlatformSelectsTheKeysAndTheTemplateExportWorks() throws {
-        let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/protocols/fixtures/firebase_template/client_template_version_gate.json").path
+        let template = TestFiles.firebaseTemplate.path
         let linux = try client(template)
         XCTAssertEqual(check(linux, "2.0.9").status, .mandatory)
         XCTAssertEqual(check(linux, "2.4.0").status, .optional)

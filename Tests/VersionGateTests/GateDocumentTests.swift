@@ -34,8 +34,7 @@ final class GateDocumentTests: XCTestCase {
     }
 
     func testTemplateFixture() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/protocols/fixtures/firebase_template/client_template_version_gate.json")
+        let url = TestFiles.firebaseTemplate
         let bytes = try XCTUnwrap(FileManager.default.contents(atPath: url.path), "missing fixture \(url.path)")
         XCTAssertEqual(try parse(Array(bytes)).get(), GateConfig(values: [
             "update_message": "A new version is available. Please update to continue.",

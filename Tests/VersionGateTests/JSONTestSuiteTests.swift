@@ -1,18 +1,14 @@
 import XCTest
 @testable import VersionGate
 
-/// nst/JSONTestSuite (shared/data/JSONTestSuite/test_parsing) through the one
+/// nst/JSONTestSuite (Tests/Fixtures/JSONTestSuite, MIT licence) through the one
 /// JSON entry point, `JSONValue.decode`: y_* must be accepted, n_* rejected,
 /// i_* may go either way; none may crash or hang.
 final class JSONTestSuiteTests: XCTestCase {
     /// Where our entry point is wrong: none. Exact: a new deviation fails.
     static let knownDeviations: Set<String> = []
 
-    static var directory: URL {
-        // Tests/VersionGateTests → repository root → ../shared beside it.
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/data/JSONTestSuite/test_parsing").standardized
-    }
+    static var directory: URL { TestFiles.jsonTestSuite }
 
     func testEveryFile() throws {
         let directory = Self.directory

@@ -347,8 +347,7 @@ final class StoreURLTests: XCTestCase {
     // MARK: - iTunes lookup against the loopback server
 
     private static var fixtures: URL {
-        if let dir = ProcessInfo.processInfo.environment["VG_FIXTURES"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-        return LoopbackServer.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/protocols/fixtures")
+        TestFiles.fixtures
     }
 
     private func fixtureTrackID(_ name: String) throws -> Int64 {

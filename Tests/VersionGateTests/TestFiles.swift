@@ -1,6 +1,15 @@
 import Foundation
 import XCTest
 
+/// The repository's own test data: everything tests read lives under Tests/.
+enum TestFiles {
+    static let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// Wire-format fixtures, each with its `.source.txt` note (Tests/Fixtures/PROTOCOLS.md).
+    static let fixtures = tests.appendingPathComponent("Fixtures")
+    static let jsonTestSuite = fixtures.appendingPathComponent("JSONTestSuite/test_parsing")
+    static let firebaseTemplate = fixtures.appendingPathComponent("firebase_template/client_template_version_gate.json")
+}
+
 /// A fresh directory under the system temp dir, removed when the test ends.
 func makeTemporaryDirectory(_ test: XCTestCase) throws -> URL {
     let dir = FileManager.default.temporaryDirectory

@@ -48,9 +48,8 @@ LIB_PATH = vg.LIBRARY_PATH
 VG_OK, VG_EINVAL, VG_EVERSION, VG_ECONFIG, VG_ENOMEM, VG_EINTERNAL = 0, -1, -2, -3, -4, -5
 UP_TO_DATE, OPTIONAL, MANDATORY = 0, 1, 2
 
-FIREBASE_TEMPLATE = Path(
-    "/work/shared/protocols/fixtures/firebase_template/"
-    "client_template_version_gate.json")
+FIREBASE_TEMPLATE = (Path(__file__).resolve().parents[2] / "Tests" / "Fixtures"
+                     / "firebase_template" / "client_template_version_gate.json")
 
 JSON_KEYS = {
     "status", "should_prompt", "current", "min_required", "latest", "title",

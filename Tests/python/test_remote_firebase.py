@@ -12,7 +12,7 @@ import pytest
 
 from remote_helpers import DAY, HOUR, REPO, T0, Loopback, check
 
-FIXTURES = Path(os.environ.get("VG_FIXTURES", REPO.parent / "shared" / "protocols" / "fixtures"))
+FIXTURES = Path(os.environ.get("VG_FIXTURES", REPO / "Tests" / "Fixtures"))
 
 APP_ID = "1:123456789012:web:0a1b2c3d4e5f60718293a4"
 FID = re.compile(r"^[cdef][A-Za-z0-9_-]{21}$")
