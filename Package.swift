@@ -2,6 +2,16 @@
 // The shared library is built by scripts/build (static Swift runtime, SONAME,
 // exported-symbol list); those flags live there because inside this manifest
 // they would also apply to `swift test`'s executables.
+//
+// Targets are walls (README, "Architecture"): dependencies point one way,
+// toward the core, and a wrong arrow does not compile.
+//   VersionGateCore    pure: versions, the gate, documents and JSON, messages,
+//                      URL rules, options. Standard library (and
+//                      Synchronization) only: scripts/check_layers enforces it.
+//   VersionGateSystem  the machine: transport, files, session markers, remote
+//                      sources, store lookups, opening URLs, the client.
+//   VersionGate        the C ABI: @_cdecl exports and the one mapping of
+//                      failures to vg_error codes; no logic.
 import PackageDescription
 
 let package = Package(
@@ -13,9 +23,12 @@ let package = Package(
         .target(name: "VersionGateC"),
         .target(name: "CurlShim"),
         .target(name: "SystemShim"),
-        .target(name: "VersionGate", dependencies: ["VersionGateC", "CurlShim", "SystemShim"]),
-        .testTarget(name: "VersionGateTests", dependencies: ["VersionGate"]),
+        .target(name: "VersionGateCore"),
+        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim"]),
+        .target(name: "VersionGate", dependencies: ["VersionGateC", "VersionGateCore", "VersionGateSystem"]),
+        .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateSystem"]),
         // Benchmark harness (scripts/bench), built with -enable-testing.
-        .executableTarget(name: "TransportBench", dependencies: ["VersionGate"], path: "bench/TransportBench"),
+        .executableTarget(name: "TransportBench", dependencies: ["VersionGateCore", "VersionGateSystem"],
+                          path: "bench/TransportBench"),
     ]
 )

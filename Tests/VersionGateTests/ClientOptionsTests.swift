@@ -1,5 +1,7 @@
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 final class ClientOptionsTests: XCTestCase {
     func testValidValuesAreStored() throws {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 import VersionGateC
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 /// FirebaseFetcher and the Installations client against the loopback
 /// server's Remote Config and FIS routes (Tests/Server/firebase_routes.py):
@@ -495,7 +497,7 @@ final class FirebaseFetcherTests: XCTestCase {
                         endpoint: server.url(""), installationsEndpoint: server.url("/"))
     }
 
-    private func context(_ state: StoreDirectory?, etag: String? = nil, now: Int64? = nil, deadlineMs: Int = 3000,
+    private func context(_ state: PrivateDirectory?, etag: String? = nil, now: Int64? = nil, deadlineMs: Int = 3000,
                          caFile: String? = nil) -> FetchContext {
         var limits = TransportLimits()
         limits.caFile = caFile
@@ -509,11 +511,11 @@ final class FirebaseFetcherTests: XCTestCase {
         do { return .success(try fetcher.fetch(context)) } catch { return .failure(error) }
     }
 
-    private func stateDirectory() throws -> StoreDirectory {
-        try XCTUnwrap(StoreDirectory(base: try makeTemporaryDirectory(self).path))
+    private func stateDirectory() throws -> PrivateDirectory {
+        try XCTUnwrap(PrivateDirectory(base: try makeTemporaryDirectory(self).path))
     }
 
-    private func installation(_ state: StoreDirectory) throws -> FirebaseInstallation? {
+    private func installation(_ state: PrivateDirectory) throws -> FirebaseInstallation? {
         state.read(installationFile, maxBytes: 1 << 16).flatMap(FirebaseInstallation.decode)
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 final class GateClientTests: XCTestCase {
     private let flat = #"{"min_required_version_linux": "1.0.39", "latest_version_linux": "1.0.41", "update_url_linux": "https://flathub.org/apps/com.example.Launcher"}"#
@@ -14,7 +16,7 @@ final class GateClientTests: XCTestCase {
 
     private func check(_ client: GateClient, _ version: String, _ env: [String: String] = [:]) -> GateResult {
         var version = version
-        return version.withUTF8 { client.check(current: $0, environment: CheckEnvironment(variables: env)) }
+        return version.withUTF8 { client.check(current: $0, system: System(environment: CheckEnvironment(variables: env))) }
     }
 
     func testTheThreeOutcomesOnAFlatDocument() throws {

@@ -1,5 +1,7 @@
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 final class GateDocumentTests: XCTestCase {
     private func parse(_ bytes: [UInt8]) -> Result<GateConfig, GateDocumentError> {

@@ -1,5 +1,8 @@
 import XCTest
+import VersionGateC
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 /// SPEC §4, one row per rule. Thresholds that are empty or invalid reach the
 /// gate as nil, exactly as callers hand them over.
@@ -53,10 +56,23 @@ final class GateTests: XCTestCase {
         }
     }
 
-    func testStatusRawValuesMatchTheCHeader() {
-        XCTAssertEqual(GateStatus.upToDate.rawValue, 0)
-        XCTAssertEqual(GateStatus.optional.rawValue, 1)
-        XCTAssertEqual(GateStatus.mandatory.rawValue, 2)
+    /// The ABI's one mapping against the header's own constants.
+    func testStatusesMapToTheCHeader() {
+        XCTAssertEqual(cStatus(.upToDate), VG_STATUS_UP_TO_DATE)
+        XCTAssertEqual(cStatus(.optional), VG_STATUS_OPTIONAL)
+        XCTAssertEqual(cStatus(.mandatory), VG_STATUS_MANDATORY)
+    }
+
+    /// Every failure kind has its own header code, with a name and a text.
+    func testFailureKindsMapToDistinctHeaderCodes() {
+        let codes = GateFailure.Kind.allCases.map(\.code)
+        XCTAssertEqual(Set(codes).count, GateFailure.Kind.allCases.count, "two kinds share a code")
+        XCTAssertFalse(codes.contains(VG_OK.rawValue))
+        for code in codes {
+            XCTAssertTrue(errorName(code).hasPrefix("VG_E") && errorName(code) != "VG_EUNKNOWN", "\(code)")
+            XCTAssertNotEqual(String(cString: vg_strerror(code)), "unknown error", "\(code)")
+        }
+        XCTAssertEqual(GateFailure.Kind.allCases.count, 14, "the header has 14 error codes besides VG_OK")
     }
 
     private func decide(_ current: String, _ min: String?, _ latest: String?) -> GateStatus {

@@ -1,5 +1,7 @@
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 /// nst/JSONTestSuite (Tests/Fixtures/JSONTestSuite, MIT licence) through the one
 /// JSON entry point, `JSONValue.decode`: y_* must be accepted, n_* rejected,

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 final class JSONWriterTests: XCTestCase {
     /// Every y_* file of JSONTestSuite: read → write → read gives the same

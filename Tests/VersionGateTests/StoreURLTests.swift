@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 /// The store URL (SPEC §7): the policy against hostile URLs and app ids, the
 /// URL building, the resolver's fallbacks, the iTunes lookup against the
@@ -172,9 +174,9 @@ final class StoreURLTests: XCTestCase {
     }
 
     func testPercentEncodingKeepsOnlyUnreserved() {
-        XCTAssertEqual(AppID.percentEncoded("AZaz09-._~"), "AZaz09-._~")
-        XCTAssertEqual(AppID.percentEncoded("a b/c?d&e=f#g%h@i:j"), "a%20b%2Fc%3Fd%26e%3Df%23g%25h%40i%3Aj")
-        XCTAssertEqual(AppID.percentEncoded("é\u{0}\n"), "%C3%A9%00%0A")
+        XCTAssertEqual(PercentEncoding.encoded("AZaz09-._~"), "AZaz09-._~")
+        XCTAssertEqual(PercentEncoding.encoded("a b/c?d&e=f#g%h@i:j"), "a%20b%2Fc%3Fd%26e%3Df%23g%25h%40i%3Aj")
+        XCTAssertEqual(PercentEncoding.encoded("é\u{0}\n"), "%C3%A9%00%0A")
     }
 
     // MARK: - store links
@@ -321,9 +323,9 @@ final class StoreURLTests: XCTestCase {
             let got = try? AppStoreLookup.trackID(fromBody: row.body, bundleID: id).get()
             XCTAssertEqual(got, row.trackID, row.name)
         }
-        XCTAssertEqual(AppStoreLookup.countryCode("US"), "us")
-        XCTAssertEqual(AppStoreLookup.countryCode("de"), "de")
-        for bad in ["", "u", "usa", "u1", "\u{0}s", "\u{C4}s", "u s"] { XCTAssertNil(AppStoreLookup.countryCode(bad), bad) }
+        XCTAssertEqual(StoreKind.countryCode("US"), "us")
+        XCTAssertEqual(StoreKind.countryCode("de"), "de")
+        for bad in ["", "u", "usa", "u1", "\u{0}s", "\u{C4}s", "u s"] { XCTAssertNil(StoreKind.countryCode(bad), bad) }
     }
 
     func testBadInputsMakeNoRequest() throws {
@@ -356,7 +358,7 @@ final class StoreURLTests: XCTestCase {
         return try XCTUnwrap(Int64(text[range].dropFirst(#""trackId":"#.count)))
     }
 
-    private func lookup(_ server: LoopbackServer, cache: StoreDirectory?, timeoutMs: Int = 3000) -> AppStoreLookup {
+    private func lookup(_ server: LoopbackServer, cache: PrivateDirectory?, timeoutMs: Int = 3000) -> AppStoreLookup {
         var limits = TransportLimits()
         limits.timeoutMs = timeoutMs
         return AppStoreLookup(endpoint: server.url("/"), limits: limits, cache: cache)
@@ -368,7 +370,7 @@ final class StoreURLTests: XCTestCase {
 
     func testLookupAgainstTheFixtures() throws {
         let server = try LoopbackServer(self)
-        let cache = StoreDirectory(base: try makeTemporaryDirectory(self).path)
+        let cache = PrivateDirectory(base: try makeTemporaryDirectory(self).path)
         let resolver = StoreResolver(lookup: lookup(server, cache: cache))
         let us = try fixtureTrackID("lookup_found_example_launcher_us_raw.txt")
         let de = try fixtureTrackID("lookup_found_example_launcher_de_stale_raw.txt")
@@ -419,7 +421,7 @@ final class StoreURLTests: XCTestCase {
     func testResolvedTrackIDIsCached() throws {
         let server = try LoopbackServer(self)
         let dir = try makeTemporaryDirectory(self)
-        let cache = StoreDirectory(base: dir.path)
+        let cache = PrivateDirectory(base: dir.path)
         let expected = try fixtureTrackID("lookup_found_example_launcher_us_raw.txt")
 
         let first = lookup(server, cache: cache).trackID(bundleID: "com.example.launcher", country: "us")

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 /// The hardened transport against the loopback server's hostile scenarios.
 /// Every case asserts the outcome, the error kind, the time bound and that

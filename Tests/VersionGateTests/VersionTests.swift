@@ -1,5 +1,7 @@
 import XCTest
 @testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 /// SPEC §3, one row per rule. Each comparison is checked in both orders.
 final class VersionTests: XCTestCase {

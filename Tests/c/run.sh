@@ -2,7 +2,7 @@
 # C-side checks of the built library (run scripts/build first):
 #  - the public header compiles alone as strict C99 and C++11;
 #  - Tests/c/abi_test.c, linked against build/lib/libversiongate.so, passes;
-#  - only vg_* symbols are exported, and every function of the header is;
+#  - the exported functions are exactly the header's, and each is pinned;
 #  - SONAME is libversiongate.so.1;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
 #  - include/versiongate.h is byte-identical to the canonical header.
@@ -64,23 +64,27 @@ fi
 symbols=$(nm -D --defined-only "$LIB")
 exported=$(printf '%s\n' "$symbols" | awk 'NF >= 3 && $2 ~ /^[A-Z]$/ { sub(/@.*/, "", $3); print $3 }' | sort -u)
 local_entries=$(printf '%s\n' "$symbols" | awk 'NF >= 3 && $2 ~ /^[a-z]$/ { print $3 }' | sort -u)
-foreign=$(printf '%s\n' "$exported" | grep -v '^vg_' || true)
+declared=$(grep -oE '\bvg_[a-z_]+[[:space:]]*\(' "$HEADER" | tr -d '( \t' | sort -u)
+foreign=$(comm -13 <(printf '%s\n' "$declared") <(printf '%s\n' "$exported"))
+missing=$(comm -23 <(printf '%s\n' "$declared") <(printf '%s\n' "$exported"))
 if [ -z "$exported" ]; then
     fail "nm -D lists no defined symbols in $LIB"
 elif [ -n "$foreign" ]; then
-    fail "non-vg_ symbols exported: $(printf '%s' "$foreign" | head -n 10 | tr '\n' ' ')"
+    fail "exported but not declared in $HEADER: $(printf '%s' "$foreign" | head -n 10 | tr '\n' ' ')"
+elif [ -n "$missing" ]; then
+    fail "declared in $HEADER but not exported: $(printf '%s' "$missing" | tr '\n' ' ')"
 else
-    ok "only vg_* symbols exported ($(printf '%s\n' "$exported" | wc -l))"
+    ok "exported functions are exactly the header's ($(printf '%s\n' "$exported" | wc -l))"
 fi
 if [ -n "$local_entries" ]; then
     echo "note local (not exported) .dynsym entries: $(printf '%s' "$local_entries" | tr '\n' ' ')"
 fi
-declared=$(grep -oE '\bvg_[a-z_]+[[:space:]]*\(' "$HEADER" | tr -d '( \t' | sort -u)
-missing=$(comm -23 <(printf '%s\n' "$declared") <(printf '%s\n' "$exported"))
-if [ -n "$missing" ]; then
-    fail "declared in $HEADER but not exported: $(printf '%s' "$missing" | tr '\n' ' ')"
+# The ABI pin names every function the header declares.
+unpinned=$(comm -23 <(printf '%s\n' "$declared") <(grep -oE '= vg_[a-z_]+;' Tests/c/header_abi.inc | tr -d '=; ' | sort -u))
+if [ -n "$unpinned" ]; then
+    fail "Tests/c/header_abi.inc does not pin: $(printf '%s' "$unpinned" | tr '\n' ' ')"
 else
-    ok "every header function is exported ($(printf '%s\n' "$declared" | wc -l))"
+    ok "every header function's signature is pinned in Tests/c/header_abi.inc"
 fi
 
 # 4. SONAME.

@@ -2,7 +2,8 @@
 // `curl -s -o /dev/null` for the same URL in the same run. Not a test.
 // Usage: TransportBench URL [ROUNDS]
 import Foundation
-@testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

@@ -54,9 +54,9 @@ typedef struct vgh_response {
 /* Performs one exchange. Always fills `response` (release it with
  * vgh_response_release). Thread-safe; blocks SIGPIPE on the calling thread
  * for the duration. */
-vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response);
+__attribute__((visibility("hidden"))) vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response);
 
-void vgh_response_release(vgh_response *response);
+__attribute__((visibility("hidden"))) void vgh_response_release(vgh_response *response);
 
 #ifdef __cplusplus
 }

@@ -2,23 +2,26 @@
  * Glibc overlay: C variadic functions, macros like S_IFMT and environ reach
  * Swift only through the overlay's Swift wrappers, and using one links in
  * the overlay's whole object, and with it ~100 libm functions the loader
- * must bind at every start (BENCHMARKS.md, cold process). */
+ * must bind at every start (BENCHMARKS.md, cold process).
+ * Hidden: internal to libversiongate.so, never part of its ABI. */
 #ifndef VG_SYSTEM_SHIM_H
 #define VG_SYSTEM_SHIM_H
 
 #include <sys/stat.h>
 
+#define VG_SYSTEM_HIDDEN __attribute__((visibility("hidden")))
+
 /* open(path, flags, mode); mode is used only with O_CREAT. */
-int vg_system_open(const char *path, int flags, unsigned int mode);
+VG_SYSTEM_HIDDEN int vg_system_open(const char *path, int flags, unsigned int mode);
 
 /* fcntl(fd, command, argument) for the commands that take an int or none. */
-int vg_system_fcntl(int fd, int command, int argument);
+VG_SYSTEM_HIDDEN int vg_system_fcntl(int fd, int command, int argument);
 
 /* The process environment, as posix_spawn takes it. */
-char **vg_system_environ(void);
+VG_SYSTEM_HIDDEN char **vg_system_environ(void);
 
 /* S_ISREG and S_ISDIR: 1 or 0. */
-int vg_system_is_regular(mode_t mode);
-int vg_system_is_directory(mode_t mode);
+VG_SYSTEM_HIDDEN int vg_system_is_regular(mode_t mode);
+VG_SYSTEM_HIDDEN int vg_system_is_directory(mode_t mode);
 
 #endif

@@ -1,0 +1,88 @@
+import Synchronization
+import VersionGateC
+import VersionGateCore
+import VersionGateSystem
+
+/// What a `vg_client *` points to: the client plus the C-facing error text.
+final class ClientHandle: Sendable {
+    let client = GateClient()
+    /// Why the last vg_client_set failed; replaced only by vg_client_set.
+    let lastError = Mutex<CText?>(nil)
+}
+
+func clientHandle(_ pointer: OpaquePointer?) -> ClientHandle? {
+    pointer.map { Unmanaged<ClientHandle>.fromOpaque(UnsafeRawPointer($0)).takeUnretainedValue() }
+}
+
+@_cdecl("vg_client_new")
+public func vg_client_new(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    out.pointee = OpaquePointer(Unmanaged.passRetained(ClientHandle()).toOpaque())
+    return VG_OK.rawValue
+}
+
+@_cdecl("vg_client_free")
+public func vg_client_free(_ client: OpaquePointer?) {
+    guard let client else { return }
+    Unmanaged<ClientHandle>.fromOpaque(UnsafeRawPointer(client)).release()
+}
+
+@_cdecl("vg_client_set")
+public func vg_client_set(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                          _ value: UnsafePointer<CChar>?) -> Int32 {
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    let outcome: GateFailure?
+    if let key, let keyText = String(validatingCString: key) {
+        if let value, String(validatingCString: value) == nil {
+            outcome = .invalidArgument("value for \"\(keyText)\" is not valid UTF-8")
+        } else {
+            do throws(GateFailure) {
+                try handle.client.set(keyText, value.flatMap { String(validatingCString: $0) })
+                outcome = nil
+            } catch {
+                outcome = error
+            }
+        }
+    } else {
+        outcome = .invalidArgument(key == nil ? "option key is NULL" : "option key is not valid UTF-8")
+    }
+    handle.lastError.withLock { $0 = outcome.map { CText($0.message) } }
+    return errorCode(outcome)
+}
+
+@_cdecl("vg_client_last_error")
+public func vg_client_last_error(_ client: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let handle = clientHandle(client) else { return staticCString("client is NULL") }
+    return handle.lastError.withLock { $0?.cString }
+}
+
+@_cdecl("vg_client_check")
+public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
+                            _ current: UnsafePointer<CChar>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    return deliver(check(clientHandle(client)?.client, current), to: out)
+}
+
+@_cdecl("vg_check")
+public func vg_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ source: UnsafePointer<CChar>?,
+                     _ current: UnsafePointer<CChar>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    guard let source, let sourceText = String(validatingCString: source) else {
+        return deliver(GateResult(failOpen: .invalidArgument("source is NULL or not valid UTF-8")), to: out)
+    }
+    switch SharedClients.client(for: sourceText) {
+    case .success(let client): return deliver(check(client, current), to: out)
+    case .failure(let failure): return deliver(GateResult(failOpen: failure), to: out)
+    }
+}
+
+private func check(_ client: GateClient?, _ current: UnsafePointer<CChar>?) -> GateResult {
+    guard let client else { return GateResult(failOpen: .invalidArgument("client is NULL")) }
+    guard let current else { return GateResult(failOpen: .invalidArgument("current version is NULL")) }
+    return client.check(current: versionBytes(cString: current))
+}
+
+private func deliver(_ result: GateResult, to out: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
+    out.pointee = OpaquePointer(Unmanaged.passRetained(result).toOpaque())
+    return errorCode(result.failure)
+}

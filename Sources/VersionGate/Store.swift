@@ -1,0 +1,34 @@
+import VersionGateC
+import VersionGateCore
+import VersionGateSystem
+
+@_cdecl("vg_store_url")
+public func vg_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: UnsafePointer<CChar>?,
+                         _ appID: UnsafePointer<CChar>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    out.pointee = nil
+    guard let storeText = store.flatMap({ String(validatingCString: $0) }), let kind = StoreKind(rawValue: storeText),
+          let appText = appID.flatMap({ String(validatingCString: $0) }) else { return VG_EINVAL.rawValue }
+    out.pointee = mallocCopy(StoreLocator.url(store: kind, appID: appText))
+    return VG_OK.rawValue
+}
+
+@_cdecl("vg_client_store_url")
+public func vg_client_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                _ client: OpaquePointer?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    out.pointee = nil
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    out.pointee = mallocCopy(handle.client.storeResolution().url)
+    return VG_OK.rawValue
+}
+
+@_cdecl("vg_open_url")
+public func vg_open_url(_ url: UnsafePointer<CChar>?) -> Int32 {
+    guard let text = url.flatMap({ String(validatingCString: $0) }) else { return VG_EINVAL.rawValue }
+    switch URLOpener.open(text).outcome {
+    case .opened, .launched: return VG_OK.rawValue
+    case .refused: return VG_EPOLICY.rawValue
+    case .failed: return VG_EOPEN.rawValue
+    }
+}

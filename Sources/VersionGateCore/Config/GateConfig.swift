@@ -1,0 +1,27 @@
+/// The thresholds and texts read from one gate document (SPEC §2, §5).
+/// A plain value: no validation of versions here, the gate does that.
+package struct GateConfig: Sendable, Equatable {
+    /// String-valued keys. Flat document: top-level keys whose value is a JSON
+    /// string. Template export: `parameters.<key>.defaultValue.value` and
+    /// `parameterGroups.<group>.parameters.<key>.defaultValue.value`.
+    package var values: [String: String]
+    /// Keys present but unusable, reported so an operator can fix them (SPEC §2
+    /// counts them as absent): a value that is not a JSON string, and in a
+    /// template a parameter or `defaultValue` that is not an object, or a key
+    /// defined in more than one place.
+    package var nonStringKeys: Set<String>
+    /// `version.versionNumber` of a template export (a decimal string);
+    /// nil for flat documents, or when absent or not a decimal Int64.
+    package var templateVersion: Int64?
+
+    package init(values: [String: String] = [:], nonStringKeys: Set<String> = [], templateVersion: Int64? = nil) {
+        self.values = values
+        self.nonStringKeys = nonStringKeys
+        self.templateVersion = templateVersion
+    }
+
+    package static func minRequiredKey(platform: String) -> String { "min_required_version_\(platform)" }
+    package static func latestKey(platform: String) -> String { "latest_version_\(platform)" }
+    package static let updateMessageKey = "update_message"
+    package static func updateURLKey(platform: String) -> String { "update_url_\(platform)" }
+}

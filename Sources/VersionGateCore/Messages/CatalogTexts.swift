@@ -1,0 +1,29 @@
+import Synchronization
+
+/// A language's built-in strings as C strings, made once per language and
+/// shared by every result that shows them.
+package final class CatalogTexts: Sendable {
+    package let language: String
+    package let mandatoryTitle, mandatoryMessage, optionalTitle, optionalMessage, updateLabel, laterLabel: CText
+
+    private init(_ catalog: MessageCatalog) {
+        language = catalog.language
+        mandatoryTitle = CText(catalog.mandatoryTitle)
+        mandatoryMessage = CText(catalog.mandatoryMessage)
+        optionalTitle = CText(catalog.optionalTitle)
+        optionalMessage = CText(catalog.optionalMessage)
+        updateLabel = CText(catalog.updateLabel)
+        laterLabel = CText(catalog.laterLabel)
+    }
+
+    private static let made = Mutex<[String: CatalogTexts]>([:])
+
+    package static func forLanguage(_ tag: String) -> CatalogTexts {
+        made.withLock { made in
+            if let texts = made[tag] { return texts }
+            let texts = CatalogTexts(MessageCatalog.forLanguage(tag))
+            made[tag] = texts
+            return texts
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// Cleans text that came from the remote config before a launcher shows it
+/// (SPEC §8).
+package enum MessageSanitizer {
+    /// Longest result, in bytes of UTF-8.
+    package static let maxBytes = 1024
+
+    /// Removes control characters but "\n" (C0, DEL, C1: so "\r\n" becomes
+    /// "\n", tabs go) and bidi overrides/isolates; trims White_Space at both
+    /// ends; keeps whole Characters up to `maxBytes`. Nil when nothing is left.
+    package static func sanitize(_ text: String) -> String? {
+        if isCleanASCII(text) { return text }
+        // A Swift String is valid Unicode already; bytes were checked when decoded.
+        let kept = trimmed(String(String.UnicodeScalarView(text.unicodeScalars.filter(isAllowed)))[...])
+        var length = 0
+        let cut = kept.prefix { character in
+            length += character.utf8.count
+            return length <= maxBytes
+        }
+        let result = trimmed(cut)  // the cut may end in a blank
+        return result.isEmpty ? nil : result
+    }
+
+    /// The common case, decided over bytes: printable ASCII and "\n" only,
+    /// no blank at either end, short enough. Such text is its own result.
+    private static func isCleanASCII(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count <= maxBytes, let first = utf8.first, let last = utf8.last,
+              first != 0x20, first != 0x0A, last != 0x20, last != 0x0A else { return false }
+        return utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }
+    }
+
+    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A: true
+        case 0x00...0x1F, 0x7F...0x9F: false  // C0, DEL, C1
+        case 0x202A...0x202E, 0x2066...0x2069: false  // bidi embeddings, overrides, isolates
+        default: true
+        }
+    }
+
+    /// Without leading and trailing White_Space (space, "\n", NBSP, U+3000…),
+    /// so a message of blanks counts as empty.
+    private static func trimmed(_ text: Substring) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
+    }
+}

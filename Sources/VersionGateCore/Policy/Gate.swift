@@ -1,0 +1,34 @@
+/// What the launcher should do; the C ABI maps it to `vg_status`.
+package enum GateStatus: Int, Sendable {
+    case upToDate = 0
+    case optional = 1
+    case mandatory = 2
+}
+
+/// The decision of SPEC §4, pure: no I/O, no clock, no environment. The
+/// rule is written once, over any form of version the caller has.
+package enum Gate {
+    /// `order(current, threshold)` is -1, 0 or 1, nil when either is not a
+    /// valid version. An invalid current gives nil for both thresholds, so
+    /// it never blocks on our own doubt; an absent or invalid threshold does
+    /// not count; each threshold stands alone, so min > latest still blocks.
+    @inline(__always)
+    package static func decide<V>(current: V?, minRequired: V?, latest: V?, order: (V, V) -> Int?) -> GateStatus {
+        guard let current else { return .upToDate }
+        if let minRequired, let against = order(current, minRequired), against < 0 { return .mandatory }
+        if let latest, let against = order(current, latest), against < 0 { return .optional }
+        return .upToDate
+    }
+
+    /// On parsed versions (nil = invalid or absent).
+    package static func decide(current: Version?, minRequired: Version?, latest: Version?) -> GateStatus {
+        decide(current: current, minRequired: minRequired, latest: latest) { $0.compare(to: $1) }
+    }
+
+    /// On C strings (NULL = absent): `Version.compare(cString:_:)` and its
+    /// plain-release road decide. The road `vg_decide` takes.
+    package static func decide(current: UnsafePointer<CChar>?, minRequired: UnsafePointer<CChar>?,
+                       latest: UnsafePointer<CChar>?) -> GateStatus {
+        decide(current: current, minRequired: minRequired, latest: latest, order: Version.compare(cString:_:))
+    }
+}

@@ -1,0 +1,21 @@
+/// Why a call failed or a result fails open: what kind of failure, and a
+/// one-line message naming what went wrong. The C ABI maps each kind to its
+/// `vg_error` code, in one place (Sources/VersionGate/Errors.swift).
+package struct GateFailure: Error, Sendable, Equatable {
+    package enum Kind: Sendable, Equatable, CaseIterable {
+        case invalidArgument, invalidVersion, config, outOfMemory, internalError
+        case network, timeout, tooLarge, tls, policy, forked, http, backoff, openFailed
+    }
+
+    package let kind: Kind
+    package let message: String
+
+    package init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    package static func invalidArgument(_ message: String) -> GateFailure { GateFailure(.invalidArgument, message) }
+    package static func invalidVersion(_ message: String) -> GateFailure { GateFailure(.invalidVersion, message) }
+    package static func config(_ message: String) -> GateFailure { GateFailure(.config, message) }
+}

@@ -1,0 +1,27 @@
+/// Why an exchange produced no response. The message names the URL.
+package struct TransportError: Error, Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
+        case timeout, tooLarge, tls, resolve, connect, protocolError, network
+        case refusedURL, refusedRedirect, tooManyRedirects, forked, unavailable, internalError
+    }
+    package let kind: Kind
+    package let message: String
+
+    package init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The failure a result reports for it.
+    package var failure: GateFailure {
+        switch kind {
+        case .timeout: GateFailure(.timeout, message)
+        case .tooLarge: GateFailure(.tooLarge, message)
+        case .tls: GateFailure(.tls, message)
+        case .resolve, .connect, .protocolError, .network, .unavailable: GateFailure(.network, message)
+        case .refusedURL, .refusedRedirect, .tooManyRedirects: GateFailure(.policy, message)
+        case .forked: GateFailure(.forked, message)
+        case .internalError: GateFailure(.internalError, message)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// The URL rules every request and every redirect target must pass
+/// (SPEC §6): https, or plain http to a loopback address (tests only); a
+/// host and no user information; no spaces or control characters.
+package struct TransportURL: Sendable, Equatable {
+    package let scheme: String      // "https" or "http", lower-case
+    package let host: String        // lower-case; IPv6 without brackets
+
+    /// The longest URL anything here accepts, requested or returned.
+    package static let maxBytes = 2048
+
+    package static func check(_ url: String) -> Result<TransportURL, TransportError> {
+        func refuse(_ why: String) -> Result<TransportURL, TransportError> {
+            .failure(TransportError(kind: .refusedURL, message: "\(quoted(url)) refused: \(why)"))
+        }
+        let bytes = url.utf8
+        guard !bytes.isEmpty, bytes.count <= maxBytes else { return refuse("must be 1-\(maxBytes) bytes") }
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            return refuse("contains spaces, control or non-ASCII characters")
+        }
+        // Printable ASCII from here on, so bytes are characters (and cheaper).
+        let text = Array(bytes)
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")), text[colon...].starts(with: "://".utf8) else {
+            return refuse("not an absolute URL")
+        }
+        let scheme = String(decoding: text[..<colon], as: UTF8.self).lowercased()
+        let authorityEnd = text[(colon + 3)...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
+            || $0 == UInt8(ascii: "#") } ?? text.count
+        let authority = String(decoding: text[(colon + 3)..<authorityEnd], as: UTF8.self)[...]
+        guard !authority.contains("@") else { return refuse("user information is not allowed") }
+        guard let host = hostName(of: authority), !host.isEmpty else { return refuse("no host") }
+        switch scheme {
+        case "https": break
+        case "http" where isLoopback(host): break
+        case "http": return refuse("plain http is allowed only to loopback addresses")
+        default: return refuse("scheme \(scheme) is not allowed")
+        }
+        return .success(TransportURL(scheme: scheme, host: host))
+    }
+
+    /// A redirect may only go where a request may, keeping its scheme.
+    package static func checkRedirect(from: TransportURL, to target: String) -> Result<TransportURL, TransportError> {
+        switch check(target) {
+        case .failure(let error):
+            return .failure(TransportError(kind: .refusedRedirect, message: "redirect to \(error.message)"))
+        case .success(let next) where next.scheme != from.scheme:
+            return .failure(TransportError(kind: .refusedRedirect,
+                message: "redirect to \(quoted(target)) refused: it changes the scheme from \(from.scheme)"))
+        case .success(let next):
+            return .success(next)
+        }
+    }
+
+    /// `host`, `host:port`, `[v6]` or `[v6]:port` → the host, lower-cased.
+    private static func hostName(of authority: Substring) -> String? {
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            let rest = authority[authority.index(after: close)...]
+            guard rest.isEmpty || isPort(rest) else { return nil }
+            return authority[authority.index(after: authority.startIndex)..<close].lowercased()
+        }
+        let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 1 || isPort(":" + parts[1]) else { return nil }
+        return parts[0].lowercased()
+    }
+
+    /// ":1" … ":65535"
+    private static func isPort(_ text: some StringProtocol) -> Bool {
+        let digits = text.utf8.dropFirst()
+        guard text.hasPrefix(":"), (1...5).contains(digits.count) else { return false }
+        var value = 0
+        for digit in digits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return false }
+            value = value * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return (1...65535).contains(value)
+    }
+
+    /// Literal loopback addresses only: a name could resolve anywhere.
+    package static func isLoopback(_ host: String) -> Bool {
+        if host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127"
+            && octets.allSatisfy { $0.count <= 3 && !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+    }
+}
+
+/// A URL quoted in a message: at most 200 characters, made one-line safe.
+package func quoted(_ url: String) -> String { OneLine.quoted(url) }

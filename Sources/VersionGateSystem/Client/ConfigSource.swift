@@ -1,0 +1,42 @@
+import VersionGateCore
+/// Where a client's thresholds come from: a local document, or a remote
+/// protocol behind RemoteSource. Every result comes from one snapshot.
+package protocol ConfigSource: Sendable {
+    /// A human-readable name for messages and the result's "source" field.
+    var name: String { get }
+    /// The snapshot to decide with, or why there is none (the check fails open).
+    func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure>
+}
+
+/// What a check knows when it asks for a config.
+package struct LoadRequest: Sendable {
+    /// The version being checked, trimmed; nil when invalid.
+    package var appVersion: String?
+    /// The client's `locale` option, if set.
+    package var localeOption: String?
+    package var environment: CheckEnvironment
+    /// Wall clock, Unix seconds.
+    package var now: Int64
+
+    /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).
+    package var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }
+}
+
+/// A snapshot plus where it came from (the result's provenance).
+package struct LoadedConfig: Sendable {
+    package enum Origin: String, Sendable {
+        case localDocument = "local_document"
+        case freshFetch = "fresh_fetch"
+        case cacheHit = "cache_hit"
+        case cacheAfterError = "cache_after_error"
+        case embeddedDefault = "embedded_default"
+    }
+    package let snapshot: GateSnapshot
+    package let origin: Origin
+    /// Seconds since the config was fetched (remote sources).
+    package var ageSeconds: Int64? = nil
+    /// A fetch that failed although a config was still found (cache, defaults).
+    package var fetchFailure: GateFailure? = nil
+    /// Something worth telling the operator (e.g. fetched without an auth token).
+    package var note: String? = nil
+}

@@ -1,0 +1,102 @@
+import VersionGateCore
+import Synchronization
+
+/// One check's answer, immutable. Every string is a CText shared with the
+/// snapshot or catalog it came from, valid for as long as the result lives.
+package final class GateResult: Sendable {
+    package let status: GateStatus
+    package let shouldPrompt: Bool
+    package let current: String?
+    package let title, message, actionLabel, dismissLabel, storeURL: CText?
+    /// An https page for when no handler opens `storeURL`'s scheme.
+    package let storeWebFallback: String?
+    /// Why a store URL was refused or a fallback used.
+    package let storeNote: String?
+    package let minRequired, latest: CText?
+    /// Why the result fails open, or a config problem that did not stop the
+    /// decision; nil when it came from a good config.
+    package let failure: GateFailure?
+    package let errorMessage: CText?
+    private let languageChoice: LanguageChoice
+    private enum LanguageChoice: Sendable {
+        case resolved(String)
+        case deferred(String?, CheckEnvironment)
+    }
+
+    /// The catalog language of the texts (or that they would have).
+    package var language: String {
+        switch languageChoice {
+        case .resolved(let language): return language
+        case .deferred(let option, let environment): return environment.language(option: option)
+        }
+    }
+    package let source: String?
+    package let origin: String
+    package let templateVersion: Int64?
+    package let configAgeSeconds: Int64?
+    /// A fetch that failed although the decision came from a good config
+    /// (the cache, or the embedded default); the result error stays VG_OK.
+    package let fetchFailure: GateFailure?
+    package let note: String?
+    /// The JSON form, made on first use by the C ABI (most launchers never ask).
+    package let json = Mutex<CText?>(nil)
+
+    /// The catalog language is resolved only when a prompt needs texts or
+    /// the JSON is asked for: a warm UP_TO_DATE check reads no environment.
+    package init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
+         locale: (option: String?, environment: CheckEnvironment), source: String, loaded: LoadedConfig,
+         store: StoreResolution?) {
+        let texts = verdict.status == .upToDate
+            ? nil : CatalogTexts.forLanguage(locale.environment.language(option: locale.option))
+        status = verdict.status
+        self.shouldPrompt = shouldPrompt
+        current = verdict.currentText
+        switch verdict.status {
+        case .mandatory:
+            title = texts?.mandatoryTitle
+            message = snapshot.updateMessage ?? texts?.mandatoryMessage
+            actionLabel = texts?.updateLabel
+            dismissLabel = nil
+        case .optional:
+            title = texts?.optionalTitle
+            message = snapshot.updateMessage ?? texts?.optionalMessage
+            actionLabel = texts?.updateLabel
+            dismissLabel = texts?.laterLabel
+        case .upToDate:
+            title = nil; message = nil; actionLabel = nil; dismissLabel = nil
+        }
+        storeURL = store?.url.map(CText.init)
+        storeWebFallback = store?.webFallback
+        storeNote = store?.note
+        minRequired = snapshot.minRequired
+        latest = snapshot.latest
+        self.failure = failure
+        errorMessage = failure.map { CText($0.message) }
+        languageChoice = texts.map { .resolved($0.language) } ?? .deferred(locale.option, locale.environment)
+        self.source = source
+        origin = loaded.origin.rawValue
+        templateVersion = snapshot.templateVersion
+        configAgeSeconds = loaded.ageSeconds
+        fetchFailure = loaded.fetchFailure
+        note = loaded.note
+    }
+
+    /// UP_TO_DATE because of `failure`: nothing else is known.
+    package init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil) {
+        status = .upToDate
+        shouldPrompt = false
+        self.current = current
+        title = nil; message = nil; actionLabel = nil; dismissLabel = nil; storeURL = nil
+        storeWebFallback = nil; storeNote = nil
+        minRequired = nil; latest = nil
+        self.failure = failure
+        errorMessage = CText(failure.message)
+        languageChoice = .resolved(language)
+        self.source = source
+        origin = "none"
+        templateVersion = nil
+        configAgeSeconds = nil
+        fetchFailure = nil
+        note = nil
+    }
+}

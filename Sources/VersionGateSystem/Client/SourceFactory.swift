@@ -1,0 +1,35 @@
+import VersionGateCore
+/// The ConfigSource that a client's options describe.
+package enum SourceFactory {
+    package static func make(_ options: ClientOptions) -> Result<any ConfigSource, GateFailure> {
+        guard let spec = options.source else {
+            return .failure(.config("no source set (vg_client_set \"source\")"))
+        }
+        switch spec {
+        case .file(let path):
+            return .success(LocalDocumentSource(path: path, platform: options.platform))
+        case .document(let url):
+            return .success(remote(DocumentFetcher(url: url), options))
+        case .firebase(let projectID, let urlKey, let urlAppID):
+            let project = options.firebaseProjectID ?? projectID
+            guard let apiKey = options.firebaseAPIKey ?? urlKey, let appID = options.firebaseAppID ?? urlAppID else {
+                return .failure(.config("firebase://\(project): needs an API key and an app id "
+                                        + "(api_key= and app_id= in the URL, or the firebase_* options)"))
+            }
+            let fetcher = FirebaseFetcher(projectID: project, apiKey: apiKey, appID: appID,
+                                          packageName: options.packageName, endpoint: options.firebaseEndpoint,
+                                          installationsEndpoint: options.firebaseInstallationsEndpoint)
+            return .success(remote(fetcher, options))
+        }
+    }
+
+    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions) -> RemoteSource {
+        var settings = RemoteSource.Settings()
+        settings.cacheTTLSeconds = options.cacheTTLSeconds
+        settings.maxStaleSeconds = options.maxStaleSeconds
+        settings.limits.timeoutMs = options.timeoutMs
+        settings.limits.caFile = options.tlsCAFile
+        settings.defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform) }
+        return RemoteSource(fetcher: fetcher, platform: options.platform, settings: settings)
+    }
+}

@@ -1,0 +1,78 @@
+import VersionGateCore
+/// The last good config of one remote source, as kept under
+/// `$XDG_CACHE_HOME/versiongate/`. Read defensively: a file that does not
+/// parse, is for another source or holds impossible values is ignored (and
+/// replaced by the next good fetch), never trusted.
+package struct CachedConfig: Sendable, Equatable {
+    package static let format = 1
+    package static let maxFileBytes = 2 << 20
+
+    package var key: String
+    package var fetchedAt: Int64
+    package var etag: String?
+    /// Server freshness (Cache-Control max-age), already capped.
+    package var maxAgeSeconds: Int?
+    /// No thresholds: the remote said EMPTY_CONFIG / NO_TEMPLATE.
+    package var empty: Bool
+    package var config: GateConfig
+
+    package static func fileName(forKey key: String) -> String { "config-\(fnv1a64Hex(key)).json" }
+
+    package func encoded() -> [UInt8] {
+        var object: [String: JSONValue] = [
+            "format": .number(Double(Self.format)),
+            "key": .string(key),
+            "fetched_at": .string(String(fetchedAt)),
+            "empty": .bool(empty),
+            "values": .object(config.values.mapValues { .string($0) }),
+            "non_string_keys": .array(config.nonStringKeys.sorted().map { .string($0) }),
+        ]
+        if let etag { object["etag"] = .string(etag) }
+        if let maxAgeSeconds { object["max_age_s"] = .string(String(maxAgeSeconds)) }
+        if let version = config.templateVersion { object["template_version"] = .string(String(version)) }
+        return JSONValue.object(object).encoded()
+    }
+
+    /// nil for anything but a well-formed entry for `key`.
+    package static func decode(_ bytes: [UInt8], key: String) -> CachedConfig? {
+        guard let value = try? JSONValue.decode(bytes),
+              case .number(Double(format)) = value["format"],
+              case .string(key) = value["key"],
+              case .string(let fetched) = value["fetched_at"], let fetchedAt = Int64(decimal: fetched),
+              case .bool(let empty) = value["empty"],
+              case .object(let rawValues) = value["values"],
+              case .array(let rawKeys) = value["non_string_keys"] else { return nil }
+        var config = GateConfig()
+        for (name, raw) in rawValues {
+            guard case .string(let text) = raw else { return nil }
+            config.values[name] = text
+        }
+        for raw in rawKeys {
+            guard case .string(let name) = raw else { return nil }
+            config.nonStringKeys.insert(name)
+        }
+        switch value["template_version"] {
+        case nil: break
+        case .string(let text)?:
+            guard let version = Int64(decimal: text) else { return nil }
+            config.templateVersion = version
+        default: return nil
+        }
+        var etag: String?
+        switch value["etag"] {
+        case nil: break
+        case .string(let text)?: etag = text
+        default: return nil
+        }
+        var maxAge: Int?
+        switch value["max_age_s"] {
+        case nil: break
+        case .string(let text)?:
+            guard let age = Int64(decimal: text), age <= 86_400 else { return nil }
+            maxAge = Int(age)
+        default: return nil
+        }
+        return CachedConfig(key: key, fetchedAt: fetchedAt, etag: etag, maxAgeSeconds: maxAge, empty: empty,
+                            config: config)
+    }
+}

@@ -1,0 +1,63 @@
+import VersionGateCore
+/// One remote protocol (Firebase Remote Config, a self-hosted document):
+/// how to ask for the config. Caching, freshness, backoff and single flight
+/// are RemoteSource's, the same for every protocol.
+package protocol ConfigFetcher: Sendable {
+    /// Names the source in messages and in the result's "source" field.
+    var name: String { get }
+    /// Stable identity of what is fetched, for cache and state file names.
+    var cacheKey: String { get }
+    func fetch(_ context: FetchContext) throws(FetchFailure) -> FetchOutcome
+}
+
+/// Everything a fetch may use; nothing else (no environment, no clock).
+package struct FetchContext: Sendable {
+    /// The ETag of the cached config, for If-None-Match.
+    package var previousETag: String?
+    /// The version being checked (Firebase's appVersion), trimmed; nil if invalid.
+    package var appVersion: String?
+    /// BCP 47 language of the user, e.g. "pt-BR".
+    package var languageCode: String
+    package var transport: any HTTPTransport
+    /// Caps for each request; its timeoutMs is replaced by what `deadline` has left.
+    package var limits: TransportLimits
+    /// One deadline for the whole fetch, every request included.
+    package var deadline: Deadline
+    /// Where protocol state (the Firebase installation) persists; nil = nowhere.
+    package var state: PrivateDirectory?
+    /// Wall clock, Unix seconds (injected so tests and simulations control it).
+    package var now: Int64
+    /// Device facts a protocol may send (time zone, OS version, country).
+    package var device: DeviceFacts
+
+    /// `limits` with the time the deadline has left.
+    package var requestLimits: TransportLimits {
+        var limits = self.limits
+        limits.timeoutMs = deadline.remainingMilliseconds
+        return limits
+    }
+}
+
+package enum FetchOutcome: Sendable {
+    /// New values (templateVersion, if any, is in the config).
+    case updated(GateConfig, etag: String?, maxAgeSeconds: Int?, note: String?)
+    /// What the cache holds is still current.
+    case notModified(maxAgeSeconds: Int?, note: String?)
+    /// The remote has no config (Firebase EMPTY_CONFIG / NO_TEMPLATE): no thresholds.
+    case empty(templateVersion: Int64?, note: String?)
+}
+
+/// A fetch that produced no usable answer.
+package struct FetchFailure: Error, Sendable {
+    package let failure: GateFailure
+    /// Server asked us to back off (429, 500, 503, 504): start or extend the backoff.
+    package let throttled: Bool
+    /// Retry-After in seconds, when the server sent one over https.
+    package let retryAfterSeconds: Int?
+
+    package init(_ failure: GateFailure, throttled: Bool = false, retryAfterSeconds: Int? = nil) {
+        self.failure = failure
+        self.throttled = throttled
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+}

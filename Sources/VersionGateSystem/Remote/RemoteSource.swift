@@ -1,0 +1,181 @@
+import VersionGateCore
+import Synchronization
+
+/// A remote config behind the cache (SPEC §5). Per check: a fresh cached
+/// config answers without network; otherwise one fetch (single flight per
+/// process; none while backing off); when that fails, the cache if younger
+/// than `maxStale`, else the embedded default, else no config (UP_TO_DATE).
+package final class RemoteSource: ConfigSource {
+    package struct Settings: Sendable {
+        package var cacheTTLSeconds: Int64 = 3600
+        /// 0 = a failed fetch never falls back to the cache.
+        package var maxStaleSeconds: Int64 = 86_400
+        package var limits = TransportLimits()
+        package var transport: any HTTPTransport = CurlTransport()
+        /// The local gate document used when no remote config can be had.
+        package var defaults: LocalDocumentSource?
+    }
+
+    package let fetcher: any ConfigFetcher
+    package let platform: String
+    package let settings: Settings
+    /// Held across a fetch: concurrent checks wait and then find it cached.
+    private let flight: SingleFlight
+    private let memo = Mutex<Memo?>(nil)
+
+    /// The newest good entry this process knows, with its snapshot built.
+    private struct Memo {
+        package let entry: CachedConfig
+        package let snapshot: GateSnapshot
+        /// Identity of the cache file it was read from or written to; nil if
+        /// unknown (not written, or read while it could still change unseen).
+        package let identity: DocumentFile.Identity?
+    }
+
+    package init(fetcher: any ConfigFetcher, platform: String, settings: Settings) {
+        self.fetcher = fetcher
+        self.platform = platform
+        self.settings = settings
+        flight = SingleFlight.forKey(fetcher.cacheKey)
+    }
+
+    package var name: String { fetcher.name }
+
+    package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
+        let variables = request.environment.variables
+        let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables))
+        if let hit = cached(cacheDirectory), isFresh(hit.entry, now: request.now) {
+            return .success(loaded(hit, .cacheHit, now: request.now))
+        }
+        return flight.run {
+            let cached = self.cached(cacheDirectory)
+            if let cached, isFresh(cached.entry, now: request.now) {
+                return .success(loaded(cached, .cacheHit, now: request.now))
+            }
+            return refresh(cached, request, cacheDirectory, PrivateDirectory(base: XDGDirectories.stateHome(variables)))
+        }
+    }
+
+    private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
+                         _ stateDirectory: PrivateDirectory?) -> Result<LoadedConfig, GateFailure> {
+        let backoffFile = Backoff.fileName(forKey: fetcher.cacheKey)
+        if let backoff = stateDirectory?.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode),
+           request.now < backoff.until, backoff.until &- request.now <= Backoff.maxRetryAfterSeconds {
+            let failure = GateFailure(.backoff, "\(name): backing off after throttling; "
+                                      + "no request until \(backoff.until - request.now) s from now")
+            return fallback(cached, failure, request)
+        }
+
+        let context = FetchContext(
+            previousETag: cached?.entry.etag, appVersion: request.appVersion, languageCode: request.languageCode,
+            transport: settings.transport, limits: settings.limits,
+            deadline: Deadline(afterMilliseconds: settings.limits.timeoutMs), state: stateDirectory,
+            now: request.now, device: DeviceFacts.read(request.environment))
+        let outcome: FetchOutcome
+        do {
+            outcome = try fetcher.fetch(context)
+        } catch {
+            if error.throttled, let stateDirectory {
+                var random = SystemRandomNumberGenerator()
+                let previous = stateDirectory.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode)
+                let next = Backoff.after(previous, now: request.now, retryAfterSeconds: error.retryAfterSeconds,
+                                         random: &random)
+                stateDirectory.write(backoffFile, next.encoded())
+            }
+            return fallback(cached, error.failure, request)
+        }
+        stateDirectory?.remove(backoffFile)
+
+        let entry: CachedConfig
+        let note: String?
+        switch outcome {
+        case .updated(let config, let etag, let maxAge, let why):
+            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, etag: etag, maxAgeSeconds: maxAge,
+                                 empty: false, config: config)
+            note = why
+        case .empty(let templateVersion, let why):
+            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, etag: nil, maxAgeSeconds: nil,
+                                 empty: true, config: GateConfig(templateVersion: templateVersion))
+            note = why
+        case .notModified(let maxAge, let why):
+            guard var kept = cached?.entry else {
+                return fallback(nil, .config("\(name): the server says nothing changed, but nothing is cached"), request)
+            }
+            kept.fetchedAt = request.now
+            kept.maxAgeSeconds = maxAge ?? kept.maxAgeSeconds
+            entry = kept
+            note = why
+        }
+        if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
+            return fallback(cached, .config("\(name): template version \(new) is older than the cached \(old); rejected"),
+                            request)
+        }
+
+        // The identity of the file just written, so the next check does not
+        // read back what it wrote. Written by rename, so a later writer gives
+        // the file a new inode; one renamed in between our rename and this
+        // stat (another process's fetch of the same moment) would pass as ours.
+        let name = CachedConfig.fileName(forKey: fetcher.cacheKey)
+        let written = cacheDirectory.flatMap { $0.write(name, entry.encoded()) ? $0.filePath(name) : nil }
+        let fresh = Memo(entry: entry, snapshot: snapshot(entry), identity: written.flatMap(DocumentFile.identity(of:)))
+        memo.withLock { $0 = fresh }
+        var result = loaded(fresh, .freshFetch, now: request.now)
+        result.note = note
+        return .success(result)
+    }
+
+    /// After a failed or skipped fetch: the cache while not too stale, else
+    /// the embedded default, else no config at all.
+    private func fallback(_ cached: Memo?, _ failure: GateFailure, _ request: LoadRequest)
+        -> Result<LoadedConfig, GateFailure> {
+        if let cached, settings.maxStaleSeconds > 0, let age = age(of: cached.entry, now: request.now),
+           age <= settings.maxStaleSeconds {
+            var result = loaded(cached, .cacheAfterError, now: request.now)
+            result.fetchFailure = failure
+            return .success(result)
+        }
+        if let defaults = settings.defaults, case .success(let local) = defaults.load() {
+            return .success(LoadedConfig(snapshot: local.snapshot, origin: .embeddedDefault, fetchFailure: failure))
+        }
+        return .failure(failure)
+    }
+
+    private func loaded(_ memo: Memo, _ origin: LoadedConfig.Origin, now: Int64) -> LoadedConfig {
+        LoadedConfig(snapshot: memo.snapshot, origin: origin, ageSeconds: age(of: memo.entry, now: now))
+    }
+
+    private func isFresh(_ entry: CachedConfig, now: Int64) -> Bool {
+        guard let age = age(of: entry, now: now) else { return false }
+        let ttl = entry.maxAgeSeconds.map(Int64.init) ?? settings.cacheTTLSeconds
+        return age < ttl
+    }
+
+    /// nil when the entry claims to come from the future (clock moved back, or a bad file).
+    private func age(of entry: CachedConfig, now: Int64) -> Int64? {
+        let age = now &- entry.fetchedAt
+        return age >= 0 ? age : nil
+    }
+
+    private func snapshot(_ entry: CachedConfig) -> GateSnapshot {
+        GateSnapshot(config: entry.config, platform: platform, documentName: name)
+    }
+
+    /// The newest good entry: the cache file (re-read when it changed) or
+    /// what this process fetched, whichever was fetched later.
+    private func cached(_ directory: PrivateDirectory?) -> Memo? {
+        let known = memo.withLock { $0 }
+        guard let directory else { return known }
+        let path = directory.filePath(CachedConfig.fileName(forKey: fetcher.cacheKey))
+        guard let identity = DocumentFile.identity(of: path) else { return known?.identity == nil ? known : nil }
+        if let known, known.identity == identity { return known }
+        guard let bytes = try? DocumentFile.read(path, maxBytes: CachedConfig.maxFileBytes).bytes,
+              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
+            return known?.identity == nil ? known : nil
+        }
+        if let known, known.entry.fetchedAt > entry.fetchedAt { return known }
+        let fresh = Memo(entry: entry, snapshot: snapshot(entry),
+                         identity: DocumentFile.isRecentlyChanged(identity) ? nil : identity)
+        memo.withLock { $0 = fresh }
+        return fresh
+    }
+}

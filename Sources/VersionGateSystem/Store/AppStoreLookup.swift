@@ -1,0 +1,102 @@
+import VersionGateCore
+/// The App Store's numeric id for a bundle id, from the iTunes Lookup API
+/// (protocols README §3): GET `{endpoint}/lookup?bundleId={id}&country={cc}`.
+/// Apple answers HTTP 200 even for "not found" (`resultCount: 0`), frames
+/// the JSON with newlines and labels it `text/javascript`, so the status must
+/// be 200 and the body is read as JSON whatever its content type.
+///
+/// A resolved trackId never changes for an app, so it is cached without
+/// expiry per (endpoint, bundle id, country); failures are not cached (the
+/// next call asks again). A cache file that does not read back exactly is
+/// ignored and replaced.
+package struct AppStoreLookup: Sendable {
+    package static let cacheFormat = 1
+    /// Larger than any real id (about 10 digits today), far below 2^53, where
+    /// a JSON number read as a Double stops being exact.
+    package static let maxTrackID: Int64 = 999_999_999_999
+
+    package var endpoint: String
+    package var transport: any HTTPTransport
+    package var limits: TransportLimits
+    /// Where resolved ids are kept (`$XDG_CACHE_HOME/versiongate`); nil = no cache.
+    package var cache: PrivateDirectory?
+
+    package init(endpoint: String = ClientOptions().itunesEndpoint, transport: any HTTPTransport = CurlTransport(),
+         limits: TransportLimits = TransportLimits(), cache: PrivateDirectory?) {
+        self.endpoint = ASCII.withoutTrailingSlashes(endpoint)
+        self.transport = transport
+        self.limits = limits
+        self.cache = cache
+    }
+
+    package struct Answer: Sendable, Equatable {
+        /// nil when no id could be had; `reason` then says why.
+        package var trackID: Int64?
+        package var reason: String?
+        package var fromCache = false
+    }
+
+    /// The trackId of `bundleID` in storefront `country`, from the cache or
+    /// one request. Never throws, never waits past `limits.timeoutMs`.
+    package func trackID(bundleID: String, country: String) -> Answer {
+        if let why = AppID.bundleIDRefusal(bundleID) { return Answer(reason: "bundle \(why)") }
+        guard let cc = StoreKind.countryCode(country) else {
+            return Answer(reason: "country \(OneLine.quoted(country, max: 16)) must be 2 letters")
+        }
+        let key = "\(endpoint) \(bundleID) \(cc)"
+        if let cached = readCache(key) { return Answer(trackID: cached, fromCache: true) }
+        let url = "\(endpoint)/lookup?bundleId=\(PercentEncoding.encoded(bundleID))&country=\(cc)"
+        let response: HTTPResponse
+        do {
+            response = try transport.send(HTTPRequest(url: url), limits: limits)
+        } catch {
+            return Answer(reason: "iTunes lookup failed: \(error.message)")
+        }
+        guard response.status == 200 else { return Answer(reason: "iTunes lookup answered HTTP \(response.status)") }
+        switch Self.trackID(fromBody: response.body, bundleID: bundleID) {
+        case .failure(let problem):
+            return Answer(reason: "iTunes lookup: \(problem.reason)")
+        case .success(let id):
+            writeCache(key, id)
+            return Answer(trackID: id)
+        }
+    }
+
+    /// The first result's `trackId` from a lookup body: a whole number
+    /// 1...maxTrackID (not 1.5, -3, 1e30, "123"). A result naming another
+    /// bundle id is refused (Apple compares bundle ids case-insensitively).
+    package static func trackID(fromBody body: [UInt8], bundleID: String) -> Result<Int64, StoreURLPolicy.Refusal> {
+        let value: JSONValue
+        do { value = try JSONValue.decode(body) } catch { return .failure(.init(reason: "body is not JSON")) }
+        guard case .array(let results)? = value["results"] else { return .failure(.init(reason: "no results array")) }
+        guard let first = results.first else { return .failure(.init(reason: "no app with this bundle id in this storefront")) }
+        if case .string(let named)? = first["bundleId"], named.lowercased() != bundleID.lowercased() {
+            return .failure(.init(reason: "result is for another bundle id"))
+        }
+        guard case .number(let number)? = first["trackId"], let id = Int64(exactly: number),
+              (1...maxTrackID).contains(id) else {
+            return .failure(.init(reason: "trackId is missing or not a positive whole number"))
+        }
+        return .success(id)
+    }
+
+    // MARK: - cache
+
+    private static func fileName(_ key: String) -> String { "itunes-\(fnv1a64Hex(key)).json" }
+
+    private func readCache(_ key: String) -> Int64? {
+        guard let cache, let bytes = cache.read(Self.fileName(key), maxBytes: 4096),
+              let value = try? JSONValue.decode(bytes),
+              case .number(Double(Self.cacheFormat))? = value["format"],
+              case .string(key)? = value["key"],
+              case .string(let text)? = value["track_id"],
+              let id = Int64(decimal: text), (1...Self.maxTrackID).contains(id) else { return nil }
+        return id
+    }
+
+    private func writeCache(_ key: String, _ id: Int64) {
+        let entry = JSONValue.object(["format": .number(Double(Self.cacheFormat)), "key": .string(key),
+                                      "track_id": .string(String(id))])
+        cache?.write(Self.fileName(key), entry.encoded())
+    }
+}

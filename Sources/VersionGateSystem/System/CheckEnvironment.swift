@@ -1,0 +1,44 @@
+import VersionGateCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process environment as a check sees it: read on demand (a warm
+/// check of a local document needs none of it), or fixed by a test. The
+/// decision code itself never touches the environment.
+package struct CheckEnvironment: Sendable {
+    private let fixed: [String: String]?
+
+    package init(variables: [String: String]) { fixed = variables }
+    private init() { fixed = nil }
+
+    package static func current() -> CheckEnvironment { CheckEnvironment() }
+
+    package static let names = ["LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+                        "HOME", "TZ"]
+
+    package func value(_ name: String) -> String? {
+        if let fixed { return fixed[name] }
+        return getenv(name).flatMap { String(validatingCString: $0) }
+    }
+
+    /// Every variable a check may use, for the pure functions that take a dictionary.
+    package var variables: [String: String] {
+        if let fixed { return fixed }
+        var variables: [String: String] = [:]
+        for name in Self.names { variables[name] = value(name) }
+        return variables
+    }
+
+    package var runtimeDirectory: String? { value("XDG_RUNTIME_DIR") }
+
+    /// The user's locale name by POSIX precedence (first non-empty).
+    package var localeName: String? {
+        ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { self.value($0) }.first { !$0.isEmpty }
+    }
+
+    /// The catalog language: the `locale` option, else the environment's.
+    package func language(option: String?) -> String {
+        LocaleChoice.resolve(option: option, environment: ["LANG": localeName ?? ""])
+    }
+}
