@@ -4,8 +4,9 @@
  * VersionGate answers one question for a launcher at start-up or login:
  * MANDATORY (hard block, open the store), OPTIONAL (dismissible, once per
  * session) or UP_TO_DATE, with a message and a store URL. Thresholds come
- * from a gate document (a local JSON file today; Firebase Remote Config and
- * HTTPS sources are added as option keys without changing this ABI).
+ * from a local gate document, a self-hosted document over HTTPS, or
+ * Firebase Remote Config, chosen by the "source" option; new sources and
+ * options are added as option keys, never by changing this ABI.
  *
  * Conventions (libgit2's):
  *  - Functions return 0 (VG_OK) or a negative vg_error code.
@@ -117,13 +118,54 @@ void vg_client_free(vg_client *client);
 
 /* Set an option. Keys and values are strings so any FFI can set them and
  * new keys never change the ABI. A NULL value restores the default.
- *   "source"        path or file:// URL of a local gate document.
- *   "platform"      suffix of the config keys: [a-z0-9_]{1,32}, default
- *                   "linux" ("ios" and "android" work too).
- *   "locale"        e.g. "pt_BR.UTF-8" or "de"; default: LC_ALL,
- *                   LC_MESSAGES, LANG at check time; fallback "en".
- *   "session_scope" "login" (default: once per login session, a marker
- *                   under $XDG_RUNTIME_DIR) or "process".
+ *
+ * Options (generated from ClientOptions.table; a test checks this block):
+ *   "source": path, file:// URL, https:// URL or firebase://PROJECT?api_key=K&app_id=A; default none.
+ *       Where the gate document or remote config is.
+ *   "platform": [a-z0-9_]{1,32}; default linux.
+ *       Suffix of the config keys (ios and android work too).
+ *   "locale": a locale name, e.g. pt_BR.UTF-8 or de; default none.
+ *       Language of the texts; unset: LC_ALL, LC_MESSAGES, LANG at check time.
+ *   "session_scope": login or process; default login.
+ *       OPTIONAL prompts once per login session (a marker under $XDG_RUNTIME_DIR) or per process.
+ *   "firebase_project_id": [A-Za-z0-9-]{1,64}; default none.
+ *       Firebase project, overriding the firebase:// URL's.
+ *   "firebase_api_key": [A-Za-z0-9_-]{1,256}; default none.
+ *       Firebase web API key, overriding the URL's api_key.
+ *   "firebase_app_id": [A-Za-z0-9:._-]{1,256}; default none.
+ *       Firebase app id, overriding the URL's app_id.
+ *   "firebase_endpoint": https:// URL; default https://firebaseremoteconfig.googleapis.com.
+ *       Remote Config service base URL.
+ *   "firebase_installations_endpoint": https:// URL; default https://firebaseinstallations.googleapis.com.
+ *       Firebase Installations service base URL.
+ *   "package_name": [A-Za-z0-9._-]{1,256}; default none.
+ *       Package name sent to Firebase (selects the project's config).
+ *   "timeout_ms": 1-60000; default 3000.
+ *       One deadline for a check's network requests.
+ *   "cache_ttl_s": 0-2592000; default 3600.
+ *       How long a fetched config answers without network (a server max-age wins).
+ *   "max_stale_s": 0-2592000; default 86400.
+ *       How old a cached config may be to answer when a fetch fails; 0 = never.
+ *   "tls_ca_file": absolute path of a PEM file; default none.
+ *       An extra trust anchor; verification is never turned off.
+ *   "defaults": path or file:// URL; default none.
+ *       Local gate document used when no remote config can be had.
+ *   "store": url, flathub, snap or appstore; default url.
+ *       Where the app is published, for the store URL.
+ *   "app_id": [A-Za-z0-9._-]{1,255}; default none.
+ *       Flatpak/AppStream id, snap name or Apple bundle id.
+ *   "country": two letters; default none.
+ *       App Store storefront; unset: the locale's region, else us.
+ *   "itunes_endpoint": https:// URL; default https://itunes.apple.com.
+ *       Base URL of the iTunes Lookup API.
+ *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default all four.
+ *       Schemes a store URL may have.
+ *   "allowed_url_hosts": comma-separated host names; default flathub.org, snapcraft.io, apps.apple.com, itunes.apple.com.
+ *       Hosts an https or itms-apps store URL may name (exact match).
+ *   "fallback_url": a URL the policy allows; default none.
+ *       Store URL used when no other candidate passes the policy.
+ * (end of options)
+ *
  * Returns VG_OK, or VG_EINVAL for a NULL client/key, an unknown key or a
  * bad value; then vg_client_last_error() says why and the option keeps its
  * previous value.

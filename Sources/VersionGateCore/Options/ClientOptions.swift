@@ -153,7 +153,7 @@ extension ClientOptions {
             }
         },
         OptionSpec(key: "itunes_endpoint", accepts: "https:// URL", defaultText: "https://itunes.apple.com",
-                   summary: "iTunes Lookup API base URL") { o, v throws(GateFailure) in
+                   summary: "base URL of the iTunes Lookup API") { o, v throws(GateFailure) in
             o.itunesEndpoint = try v.map { v throws(GateFailure) in try endpoint("itunes_endpoint", v) }
                 ?? ClientOptions().itunesEndpoint
         },

@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+import XCTest
+import VersionGateC
+@testable import VersionGate
+@testable import VersionGateCore
+@testable import VersionGateSystem
+
+/// A self-hosted document walked through hours and days on a clock of the
+/// test's own, set through the client's System seam (the C ABI has no clock
+/// hook): freshness, the stale fallback, and the persisted backoff. The
+/// server is the real loopback one; every check is a new client, as a
+/// launcher start is.
+final class RemoteOverTimeTests: XCTestCase {
+    private static let t0: Int64 = 1_700_000_000
+    private let hour: Int64 = 3600
+    private let day: Int64 = 86_400
+    private let gate = #"{"min_required_version_linux": "1.0.39", "latest_version_linux": "1.0.41"}"#
+
+    /// The wall clock the checks see.
+    private final class TestClock: Sendable {
+        private let seconds = Mutex(RemoteOverTimeTests.t0)
+        func set(_ value: Int64) { seconds.withLock { $0 = value } }
+        func now() -> Int64 { seconds.withLock { $0 } }
+    }
+
+    private struct Setup {
+        let server: LoopbackServer
+        let url: String
+        let clock = TestClock()
+        let environment: CheckEnvironment
+    }
+
+    private func setup(_ name: String, document: String? = nil) throws -> Setup {
+        let server = try LoopbackServer(self)
+        let home = try makeTemporaryDirectory(self)
+        try control(server, ["name": name, "body": document ?? gate, "etag": "\"v1\""])
+        return Setup(server: server, url: server.url("/doc/\(name)"),
+                     environment: CheckEnvironment(variables: ["XDG_CACHE_HOME": home.path + "/cache",
+                                                               "XDG_STATE_HOME": home.path + "/state",
+                                                               "HOME": home.path]))
+    }
+
+    /// One launcher start at `now`.
+    private func check(_ s: Setup, at now: Int64, _ version: String = "1.0.38",
+                       options: [String: String] = [:]) throws -> GateResult {
+        s.clock.set(now)
+        let clock = s.clock
+        let client = GateClient(system: System(wallClock: { clock.now() }, environment: s.environment))
+        try client.set("source", s.url)
+        try client.set("session_scope", "process")
+        for (key, value) in options { try client.set(key, value) }
+        var text = version
+        return text.withUTF8 { client.check(current: $0) }
+    }
+
+    private func documentRequests(_ s: Setup) throws -> Int {
+        try s.server.requests().filter { ($0["path"] as? String)?.hasPrefix("/doc/") == true }.count
+    }
+
+    func testAFetchIsFreshForTheTTLThenRevalidated() throws {
+        let s = try setup("ttl")
+        let t0 = Self.t0
+        let first = try check(s, at: t0)
+        XCTAssertEqual(first.origin, "fresh_fetch")
+        XCTAssertEqual(first.status, .mandatory)
+        XCTAssertEqual(try check(s, at: t0 + 1800).origin, "cache_hit")
+        XCTAssertEqual(try check(s, at: t0 + hour - 1).configAgeSeconds, hour - 1)
+        XCTAssertEqual(try documentRequests(s), 1, "a fresh cache must answer without network")
+        let due = try check(s, at: t0 + hour)
+        XCTAssertEqual(due.origin, "fresh_fetch")
+        XCTAssertEqual(due.configAgeSeconds, 0)
+        XCTAssertEqual(try documentRequests(s), 2)
+        let conditional = try s.server.requests().last { ($0["path"] as? String)?.hasPrefix("/doc/") == true }
+        let headers = conditional?["headers"] as? [String: Any]
+        XCTAssertEqual(headers?["if-none-match"] as? String, "\"v1\"", "the due fetch revalidates with the ETag")
+    }
+
+    func testAFailedFetchFallsBackToTheCacheUntilMaxStale() throws {
+        let s = try setup("stale")
+        let t0 = Self.t0
+        XCTAssertEqual(try check(s, at: t0).origin, "fresh_fetch")
+        try control(s.server, ["name": "stale", "next": Array(repeating: ["status": 404], count: 4)])
+        let stale = try check(s, at: t0 + 2 * hour)
+        XCTAssertEqual(stale.origin, "cache_after_error")
+        XCTAssertEqual(stale.status, .mandatory, "a stale MANDATORY stays MANDATORY")
+        XCTAssertEqual(stale.configAgeSeconds, 2 * hour)
+        XCTAssertEqual(stale.errorCode, VG_OK.rawValue)
+        XCTAssertEqual(stale.fetchFailure?.kind, .http)
+        XCTAssertEqual(try check(s, at: t0 + day).origin, "cache_after_error")
+        let tooOld = try check(s, at: t0 + day + 1)
+        XCTAssertEqual(tooOld.status, .upToDate)
+        XCTAssertEqual(tooOld.origin, "none")
+        XCTAssertEqual(tooOld.errorCode, VG_EHTTP.rawValue)
+        let never = try check(s, at: t0 + 2 * hour, options: ["max_stale_s": "0"])
+        XCTAssertEqual(never.status, .upToDate, "max_stale_s=0 never answers from a stale cache")
+    }
+
+    func testThrottlingBacksOffAcrossStartsUntilItEnds() throws {
+        let s = try setup("throttled")
+        let t0 = Self.t0
+        try control(s.server, ["name": "throttled", "next": [["status": 503]]])
+        XCTAssertEqual(try check(s, at: t0).errorCode, VG_EHTTP.rawValue)
+        XCTAssertEqual(try documentRequests(s), 1)
+        // 2 min ±50 %: certainly backing off at +59 s, certainly over at +181 s.
+        let waiting = try check(s, at: t0 + 59)
+        XCTAssertEqual(waiting.errorCode, VG_EBACKOFF.rawValue)
+        XCTAssertEqual(try documentRequests(s), 1, "no request while backing off")
+        let after = try check(s, at: t0 + 181)
+        XCTAssertEqual(after.origin, "fresh_fetch")
+        XCTAssertEqual(after.status, .mandatory)
+        XCTAssertEqual(try documentRequests(s), 2)
+    }
+
+    func testAClockMovedBackDoesNotMakeTheCacheFresh() throws {
+        let s = try setup("backwards")
+        let t0 = Self.t0
+        XCTAssertEqual(try check(s, at: t0).origin, "fresh_fetch")
+        // Before the fetch: the entry claims to come from the future.
+        XCTAssertEqual(try check(s, at: t0 - hour).origin, "fresh_fetch")
+        XCTAssertEqual(try documentRequests(s), 2)
+    }
+
+    @discardableResult
+    private func control(_ server: LoopbackServer, _ command: [String: Any]) throws -> [String: Any] {
+        let body = try JSONSerialization.data(withJSONObject: command)
+        let response = try CurlTransport().send(HTTPRequest(url: server.url("/__document"), body: Array(body)),
+                                                limits: TransportLimits())
+        XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
+        return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
+    }
+}
