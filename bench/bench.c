@@ -1,9 +1,11 @@
 /*
  * bench.c — how much does asking VersionGate cost, next to plain C?
  *
- * For vg_version_compare, vg_decide and vg_client_check (a warm local gate
- * document, session_scope=process, a version that is UP_TO_DATE, the result
- * freed every call) it prints the median ns per call over ROUNDS rounds of N
+ * For vg_version_compare, vg_decide (four rotating triples, and the three
+ * outcomes MANDATORY / OPTIONAL / UP_TO_DATE in turn) and vg_client_check
+ * (a warm local gate document, session_scope=process, the result freed
+ * every call: a version that is UP_TO_DATE, and a prompting one, MANDATORY
+ * and OPTIONAL in turn, whose texts and store URL are built) it prints the median ns per call over ROUNDS rounds of N
  * calls, N chosen so a round takes about 20-50 ms, next to a plain-C
  * baseline timed in the same run, and the ratio library/baseline.
  *
@@ -69,6 +71,12 @@ static const char *const triples[NPAIRS][3] = { /* current, min, latest */
 static const char *const current[NPAIRS] = { /* all UP_TO_DATE for the document */
     "1.0.41", "1.0.42", "1.1.0", "2.0.0",
 };
+/* The three outcomes in turn: MANDATORY, OPTIONAL, UP_TO_DATE. */
+static const char *const outcomes[3][3] = {
+    {"1.0.38", "1.0.39", "1.0.41"}, {"1.0.40", "1.0.39", "1.0.41"}, {"1.0.41", "1.0.39", "1.0.41"},
+};
+/* Prompting versions for the document: MANDATORY, OPTIONAL. */
+static const char *const prompting[2] = {"1.0.38", "1.0.40"};
 static const char document[] =
     "{\"min_required_version_linux\": \"1.0.39\",\n"
     " \"latest_version_linux\": \"1.0.41\"}\n";
@@ -103,6 +111,26 @@ static void decide_plain(long n) {
     for (long i = 0; i < n; i++) {
         const char *const *t = triples[i & (NPAIRS - 1)];
         sink = (int)plain_decide(t[0], t[1], t[2]);
+    }
+}
+static void decide3_library(long n) {
+    for (long i = 0; i < n; i++) {
+        const char *const *t = outcomes[i % 3];
+        sink = (int)vg_decide(t[0], t[1], t[2]);
+    }
+}
+static void decide3_plain(long n) {
+    for (long i = 0; i < n; i++) {
+        const char *const *t = outcomes[i % 3];
+        sink = (int)plain_decide(t[0], t[1], t[2]);
+    }
+}
+static void prompting_library(long n) {
+    for (long i = 0; i < n; i++) {
+        vg_result *r = NULL;
+        vg_client_check(&r, client, prompting[i & 1]);
+        sink = (int)vg_result_status(r) + (vg_result_message(r) != NULL);
+        vg_result_free(r);
     }
 }
 static void check_library(long n) {
@@ -173,10 +201,21 @@ static int sane(void) {
         }
         vg_result_free(r);
     }
+    for (int i = 0; i < 2; i++) {
+        vg_result *r = NULL;
+        vg_client_check(&r, client, prompting[i]);
+        if (vg_result_status(r) != (i ? VG_STATUS_OPTIONAL : VG_STATUS_MANDATORY) || !vg_result_message(r)) {
+            fprintf(stderr, "bench: check(%s) does not prompt\n", prompting[i]);
+            ok = 0;
+        }
+        vg_result_free(r);
+    }
     return ok;
 }
 
 int main(void) {
+    /* Prompts are built in the user's language: make it one with a catalog. */
+    setenv("LANG", "de_DE.UTF-8", 1);
     char path[] = "/tmp/versiongate-bench-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0 || write(fd, document, sizeof document - 1) != (ssize_t)(sizeof document - 1)) {
@@ -203,7 +242,9 @@ int main(void) {
     } rows[] = {
         {"vg_version_compare", "plain_compare", compare_library, compare_plain},
         {"vg_decide", "plain_decide", decide_library, decide_plain},
+        {"vg_decide M/O/U", "plain_decide", decide3_library, decide3_plain},
         {"vg_client_check", "plain_decide", check_library, decide_plain},
+        {"check, prompting", "plain_decide", prompting_library, decide_plain},
     };
 
     printf("VersionGate %s, median of %d rounds of N calls (~20-50 ms a round)\n\n",

@@ -4,12 +4,19 @@ import Synchronization
 /// A configured gate: options, the source they select, and the check.
 /// Thread-safe; options may change between checks.
 package final class GateClient: Sendable {
-    private struct State {
-        package var options = ClientOptions()
-        package var source: Result<any ConfigSource, GateFailure> = SourceFactory.make(ClientOptions())
+    /// Options and the source they select, replaced whole by `set`: a check
+    /// takes one reference instead of copying every option out of the lock.
+    private final class State: Sendable {
+        let options: ClientOptions
+        let source: Result<any ConfigSource, GateFailure>
+        init(_ options: ClientOptions) {
+            self.options = options
+            source = SourceFactory.make(options)
+        }
     }
-    private let state = Mutex(State())
+    private let state = Mutex(State(ClientOptions()))
     private let storeLocator = StoreLocator()
+    private let localeMemo = LocaleMemo()
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
 
@@ -24,10 +31,7 @@ package final class GateClient: Sendable {
         try state.withLock { (state: inout State) throws(GateFailure) in
             var options = state.options
             try options.set(key, value)
-            if options != state.options {
-                state.source = SourceFactory.make(options)
-                state.options = options
-            }
+            if options != state.options { state = State(options) }
         }
     }
 
@@ -40,16 +44,18 @@ package final class GateClient: Sendable {
     /// The same on another clock and environment than the client's own.
     package func check(current: UnsafeBufferPointer<UInt8>, system: System) -> GateResult {
         let environment = system.environment
-        let (options, source) = state.withLock { ($0.options, $0.source) }
+        // Borrowed through the reference, not copied: a copy retains every option.
+        let settings = state.withLock { $0 }
+        let source = settings.source
         let sourceName = (try? source.get())?.name
 
-        let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: options.locale,
+        let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
                                   environment: environment, now: system.wallClock())
         let loaded: LoadedConfig
         switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
         case .failure(let failure):
-            return GateResult(failOpen: failure, language: environment.language(option: options.locale),
+            return GateResult(failOpen: failure, language: environment.language(option: settings.options.locale),
                               source: sourceName)
         }
 
@@ -57,24 +63,34 @@ package final class GateClient: Sendable {
         let verdict = Verdict(current: current, snapshot: snapshot)
         var shouldPrompt = verdict.status == .mandatory
         if verdict.status == .optional {
-            let key = [sourceName ?? "", options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
+            let key = [sourceName ?? "", settings.options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
                 .joined(separator: "\u{0}")
-            shouldPrompt = promptMemory(options.sessionScope, environment).claim(key)
+            shouldPrompt = promptMemory(settings.options.sessionScope, environment).claim(key)
         }
-        let urlKey = GateConfig.updateURLKey(platform: options.platform)
-        let urlProblem = snapshot.updateURLRefusal(options.urlPolicy).map { "\(urlKey) refused: \($0)" }
-        let store = verdict.status == .upToDate ? nil : storeLocator.resolve(options, snapshot, environment)
+        let urlProblem = snapshot.updateURLRefusal(settings.options.urlPolicy).map { why in
+            "\(GateConfig.updateURLKey(platform: settings.options.platform)) refused: \(why)"
+        }
+        var locale: LocaleMemo.Resolved?
+        var store: StoreResolution?
+        if verdict.status != .upToDate {
+            let resolved = localeMemo.resolve(option: settings.options.locale, environment: environment)
+            locale = resolved
+            store = storeLocator.resolve(settings.options, snapshot, environment,
+                                         country: StoreLocator.country(settings.options, region: resolved.region))
+        }
         return GateResult(verdict: verdict,
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
-                          snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (options.locale, environment),
-                          source: sourceName ?? "", loaded: loaded, store: store)
+                          snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
+                          texts: locale?.texts, source: sourceName ?? "", loaded: loaded, store: store,
+                          storeURL: store?.url.map(storeLocator.cText))
     }
 
     /// Where to update, whatever the version: the config's update URL (when
     /// a config can be had) under the client's store options and URL policy.
     package func storeResolution() -> StoreResolution {
         let environment = system.environment
-        let (options, source) = state.withLock { ($0.options, $0.source) }
+        let settings = state.withLock { $0 }
+        let (options, source) = (settings.options, settings.source)
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
                                   now: system.wallClock())
         let snapshot = (try? source.get())?.load(request).map(\.snapshot)

@@ -43,11 +43,10 @@ package final class GateResult: Sendable {
 
     /// The catalog language is resolved only when a prompt needs texts or
     /// the JSON is asked for: a warm UP_TO_DATE check reads no environment.
+    /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE.
     package init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
-         locale: (option: String?, environment: CheckEnvironment), source: String, loaded: LoadedConfig,
-         store: StoreResolution?) {
-        let texts = verdict.status == .upToDate
-            ? nil : CatalogTexts.forLanguage(locale.environment.language(option: locale.option))
+         locale: (option: String?, environment: CheckEnvironment), texts: CatalogTexts?, source: String,
+         loaded: LoadedConfig, store: StoreResolution?, storeURL: CText?) {
         status = verdict.status
         self.shouldPrompt = shouldPrompt
         current = verdict.currentText
@@ -65,7 +64,7 @@ package final class GateResult: Sendable {
         case .upToDate:
             title = nil; message = nil; actionLabel = nil; dismissLabel = nil
         }
-        storeURL = store?.url.map(CText.init)
+        self.storeURL = storeURL
         storeWebFallback = store?.webFallback
         storeNote = store?.note
         minRequired = snapshot.minRequired

@@ -18,11 +18,18 @@ package final class StoreLocator: Sendable {
         package let resolution: StoreResolution
     }
     private let last = Mutex<Answer?>(nil)
+    private let lastText = Mutex<CText?>(nil)
 
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment)
         -> StoreResolution {
+        resolve(options, snapshot, environment, country: Self.country(options, environment))
+    }
+
+    /// The same with the storefront already worked out.
+    package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
+                         country: String) -> StoreResolution {
         let inputs = Inputs(store: options.store, appID: options.appID, configURL: snapshot?.updateURLText,
-                            fallbackURL: options.fallbackURL, country: Self.country(options, environment),
+                            fallbackURL: options.fallbackURL, country: country,
                             configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
         let reusable = options.store != .appstore
         if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
@@ -43,9 +50,20 @@ package final class StoreLocator: Sendable {
 
     /// The option, else the locale's region, else "us".
     package static func country(_ options: ClientOptions, _ environment: CheckEnvironment) -> String {
-        options.country
-            ?? BCP47.region(of: options.locale ?? environment.localeName).flatMap(StoreKind.countryCode)
-            ?? "us"
+        country(options, region: BCP47.region(of: options.locale ?? environment.localeName))
+    }
+
+    package static func country(_ options: ClientOptions, region: String?) -> String {
+        options.country ?? region.flatMap(StoreKind.countryCode) ?? "us"
+    }
+
+    /// `url` as a C string, the last one kept: a launcher shows the same
+    /// store URL on every check.
+    package func cText(_ url: String) -> CText {
+        if let known = lastText.withLock({ $0 }), known.string == url { return known }
+        let text = CText(url)
+        lastText.withLock { $0 = text }
+        return text
     }
 
     private static func lookup(_ options: ClientOptions, _ environment: CheckEnvironment) -> AppStoreLookup? {
