@@ -4,55 +4,22 @@ import VersionGateC
 @testable import VersionGateCore
 @testable import VersionGateSystem
 
-/// SPEC §4, one row per rule. Thresholds that are empty or invalid reach the
+/// SPEC §4, one row per rule, the rows in Tests/Fixtures/versions.json (shared
+/// with the Python tests). Thresholds that are empty or invalid reach the
 /// gate as nil, exactly as callers hand them over.
 final class GateTests: XCTestCase {
 
-    func testDecisions() {
-        let rows: [(current: String, min: String?, latest: String?, expected: GateStatus, rule: String)] = [
-            ("1.0.40", nil, nil, .upToDate, "neither threshold"),
-            // min only
-            ("1.0.38", "1.0.39", nil, .mandatory, "min only, below"),
-            ("1.0.39", "1.0.39", nil, .upToDate, "min only, equal"),
-            ("1.0.40", "1.0.39", nil, .upToDate, "min only, above"),
-            // latest only
-            ("1.0.40", nil, "1.0.41", .optional, "latest only, below"),
-            ("1.0.41", nil, "1.0.41", .upToDate, "latest only, equal"),
-            ("1.0.42", nil, "1.0.41", .upToDate, "latest only, above"),
-            // both
-            ("1.0.38", "1.0.39", "1.0.41", .mandatory, "both, below min"),
-            ("1.0.39", "1.0.39", "1.0.41", .optional, "both, equal to min"),
-            ("1.0.40", "1.0.39", "1.0.41", .optional, "both, between"),
-            ("1.0.41", "1.0.39", "1.0.41", .upToDate, "both, equal to latest"),
-            ("2.0", "1.0.39", "1.0.41", .upToDate, "both, above"),
-            // min > latest (operator error) still blocks below min
-            ("1.0.40", "1.0.45", "1.0.41", .mandatory, "min > latest, below both"),
-            ("1.0.42", "1.0.45", "1.0.41", .mandatory, "min > latest, between"),
-            ("1.0.45", "1.0.45", "1.0.41", .upToDate, "min > latest, equal to min"),
-            // invalid current never blocks
-            ("", "1.0.39", "1.0.41", .upToDate, "empty current"),
-            ("garbage", "1.0.39", "1.0.41", .upToDate, "garbage current"),
-            ("1.0b1", "9.9", "9.9", .upToDate, "malformed current"),
-            ("9223372036854775808", "9.9", "9.9", .upToDate, "overflowing current"),
-            // invalid or empty thresholds count as absent, each on its own
-            ("1.0.0", "", "", .upToDate, "both thresholds empty"),
-            ("1.0.0", "garbage", "1.0.1", .optional, "invalid min, latest still applies"),
-            ("1.0.0", "1.0.1", "garbage", .mandatory, "invalid latest, min still applies"),
-            ("1.0.0", "2.0 (123)", nil, .upToDate, "invalid min alone"),
-            // pre-releases
-            ("1.0.39-beta", "1.0.39", nil, .mandatory, "pre-release current below its release min"),
-            ("1.0.41-rc.1", nil, "1.0.41", .optional, "pre-release current below its release latest"),
-            ("1.0.42-alpha", "1.0.39", "1.0.41", .upToDate, "pre-release current above both"),
-            ("1.0.39", "1.0.39-rc.1", nil, .upToDate, "release current above a pre-release min"),
-            // the grammar's equalities reach the gate
-            ("1.0.39+5", "1.0.39+6", nil, .upToDate, "build metadata ignored"),
-            ("1.0.39", "01.0.039", nil, .upToDate, "leading zeros in the threshold"),
-            ("1.10", "1.9", nil, .upToDate, "numeric, not lexical"),
-            ("v1.0.39", "1.0.39.0", "1.0.39", .upToDate, "v and trailing zeros"),
-        ]
+    func testDecisions() throws {
+        let rows = try VersionTable.load().decide
+        XCTAssertGreaterThanOrEqual(rows.count, 57, "versions.json lost decide rows")
+        let statuses: [String: GateStatus] = ["UP_TO_DATE": .upToDate, "OPTIONAL": .optional, "MANDATORY": .mandatory]
         for row in rows {
-            let inputs = "current \(row.current), min \(row.min ?? "-"), latest \(row.latest ?? "-")"
-            XCTAssertEqual(decide(row.current, row.min, row.latest), row.expected, "\(row.rule): \(inputs)")
+            let inputs = "current \(row.current ?? "-"), min \(row.min ?? "-"), latest \(row.latest ?? "-")"
+            let expected = try XCTUnwrap(statuses[row.expected], "\(row.rule): unknown status \(row.expected)")
+            XCTAssertEqual(decide(row.current, row.min, row.latest), expected, "\(row.rule): \(inputs)")
+            let modelled = ReferenceVersion.decide(current: reference(row.current), min: reference(row.min),
+                                                   latest: reference(row.latest))
+            XCTAssertEqual(modelled, expected, "reference model, \(row.rule): \(inputs)")
         }
     }
 
@@ -75,7 +42,7 @@ final class GateTests: XCTestCase {
         XCTAssertEqual(GateFailure.Kind.allCases.count, 14, "the header has 14 error codes besides VG_OK")
     }
 
-    private func decide(_ current: String, _ min: String?, _ latest: String?) -> GateStatus {
+    private func decide(_ current: String?, _ min: String?, _ latest: String?) -> GateStatus {
         withOptionalVersion(current) { current in
             withOptionalVersion(min) { min in
                 withOptionalVersion(latest) { latest in
@@ -83,6 +50,11 @@ final class GateTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// ReferenceVersion (FuzzRegressionTests.swift); nil text is absent.
+    private func reference(_ text: String?) -> ReferenceVersion.Parsed? {
+        text.flatMap { ReferenceVersion.parse(Array($0.utf8)) }
     }
 
     private func withOptionalVersion<R>(_ text: String?, _ body: (Version?) -> R) -> R {

@@ -8,6 +8,28 @@ enum TestFiles {
     static let fixtures = tests.appendingPathComponent("Fixtures")
     static let jsonTestSuite = fixtures.appendingPathComponent("JSONTestSuite/test_parsing")
     static let firebaseTemplate = fixtures.appendingPathComponent("firebase_template/client_template_version_gate.json")
+    static let versions = fixtures.appendingPathComponent("versions.json")
+}
+
+/// Tests/Fixtures/versions.json: the version (SPEC §3) and gate (SPEC §4)
+/// rows, one table shared with Tests/python/test_versions.py.
+struct VersionTable: Decodable {
+    struct Compare: Decodable { let a: String, b: String, expected: Int, rule: String }
+    struct Valid: Decodable { let text: String, trimmed: String, rule: String }
+    struct Invalid: Decodable { let text: String, rule: String }
+    /// nil (JSON null) is an absent version; expected is MANDATORY, OPTIONAL or UP_TO_DATE.
+    struct Decide: Decodable { let current: String?, min: String?, latest: String?, expected: String, rule: String }
+
+    let compare: [Compare]
+    /// Ascending: every pair of it is a compare row too.
+    let chain: [String]
+    let valid: [Valid]
+    let invalid: [Invalid]
+    let decide: [Decide]
+
+    static func load() throws -> VersionTable {
+        try JSONDecoder().decode(VersionTable.self, from: Data(contentsOf: TestFiles.versions))
+    }
 }
 
 /// A fresh directory under the system temp dir, removed when the test ends.

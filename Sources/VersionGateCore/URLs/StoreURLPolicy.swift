@@ -98,12 +98,10 @@ package struct StoreURLPolicy: Sendable, Equatable {
 
     /// The lower-cased host of `//authority…`, when it is an allowed name.
     private func authorityHost(_ rest: String) -> Result<String, Refusal> {
-        let authority = rest.utf8.dropFirst(2).prefix {
-            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
-        }
-        let text = String(decoding: authority, as: UTF8.self).lowercased()
+        let authority = URLAuthority(afterSlashes: rest.dropFirst(2))
+        let text = authority.text.lowercased()
         guard !text.isEmpty else { return .failure(Refusal(reason: "has no host")) }
-        guard !text.contains("@") else { return .failure(Refusal(reason: "user information is not allowed")) }
+        guard !authority.hasUserInfo else { return .failure(Refusal(reason: "user information is not allowed")) }
         guard !text.contains("%") else { return .failure(Refusal(reason: "percent-encoded host is not allowed")) }
         guard !text.contains("["), !text.contains("]") else {
             return .failure(Refusal(reason: "IP address literals are not allowed"))

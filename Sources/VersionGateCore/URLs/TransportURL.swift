@@ -23,11 +23,9 @@ package struct TransportURL: Sendable, Equatable {
             return refuse("not an absolute URL")
         }
         let scheme = String(decoding: text[..<colon], as: UTF8.self).lowercased()
-        let authorityEnd = text[(colon + 3)...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
-            || $0 == UInt8(ascii: "#") } ?? text.count
-        let authority = String(decoding: text[(colon + 3)..<authorityEnd], as: UTF8.self)[...]
-        guard !authority.contains("@") else { return refuse("user information is not allowed") }
-        guard let host = hostName(of: authority), !host.isEmpty else { return refuse("no host") }
+        let authority = URLAuthority(afterSlashes: String(decoding: text[(colon + 3)...], as: UTF8.self)[...])
+        guard !authority.hasUserInfo else { return refuse("user information is not allowed") }
+        guard let host = authority.hostAndPort?.host, !host.isEmpty else { return refuse("no host") }
         switch scheme {
         case "https": break
         case "http" where isLoopback(host): break
@@ -48,31 +46,6 @@ package struct TransportURL: Sendable, Equatable {
         case .success(let next):
             return .success(next)
         }
-    }
-
-    /// `host`, `host:port`, `[v6]` or `[v6]:port` → the host, lower-cased.
-    private static func hostName(of authority: Substring) -> String? {
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            let rest = authority[authority.index(after: close)...]
-            guard rest.isEmpty || isPort(rest) else { return nil }
-            return authority[authority.index(after: authority.startIndex)..<close].lowercased()
-        }
-        let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 1 || isPort(":" + parts[1]) else { return nil }
-        return parts[0].lowercased()
-    }
-
-    /// ":1" … ":65535"
-    private static func isPort(_ text: some StringProtocol) -> Bool {
-        let digits = text.utf8.dropFirst()
-        guard text.hasPrefix(":"), (1...5).contains(digits.count) else { return false }
-        var value = 0
-        for digit in digits {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return false }
-            value = value * 10 + Int(digit - UInt8(ascii: "0"))
-        }
-        return (1...65535).contains(value)
     }
 
     /// Literal loopback addresses only: a name could resolve anywhere.
