@@ -86,3 +86,31 @@ final class ClientOptionsTests: XCTestCase {
         XCTAssertEqual(options, ClientOptions())
     }
 }
+
+final class OptionErrorsAreOneLineTests: XCTestCase {
+    /// Whatever a caller passes, vg_client_last_error is one safe line: no
+    /// tab, line break, escape or bidi control from the value gets through.
+    func testHostileValuesNeverReachTheMessageRaw() {
+        let hostile = ["https://a\tb", "https://a\nb", "x\u{1B}[31mred", "\u{202E}gnp.exe", "a\u{2028}b", "\u{7F}\u{85}"]
+        var refused = 0
+        for option in ClientOptions.table {
+            for value in hostile {
+                var options = ClientOptions()
+                do {
+                    try options.set(option.key, value)  // e.g. a file name may hold U+202E: a path, not an error
+                } catch {
+                    refused += 1
+                    let unsafe = error.message.unicodeScalars.filter {
+                        $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || [0x2028, 0x2029, 0x202E].contains($0.value)
+                    }
+                    XCTAssertTrue(unsafe.isEmpty, "\(option.key): \(error.message.debugDescription)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(refused, 100)
+        var options = ClientOptions()
+        XCTAssertThrowsError(try options.set("source", "https://a\tb")) { error in
+            XCTAssertFalse((error as? GateFailure)?.message.contains("\t") ?? true)
+        }
+    }
+}
