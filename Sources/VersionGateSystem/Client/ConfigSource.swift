@@ -17,6 +17,17 @@ package struct LoadRequest: Sendable {
     package var environment: CheckEnvironment
     /// Wall clock, Unix seconds.
     package var now: Int64
+    /// Where caches, state and documents are read and written.
+    package var files: any FileSystem = POSIXFiles()
+
+    package init(appVersion: String?, localeOption: String?, environment: CheckEnvironment, now: Int64,
+                 files: any FileSystem = POSIXFiles()) {
+        self.appVersion = appVersion
+        self.localeOption = localeOption
+        self.environment = environment
+        self.now = now
+        self.files = files
+    }
 
     /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).
     package var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }

@@ -50,7 +50,7 @@ package final class GateClient: Sendable {
         let sourceName = (try? source.get())?.name
 
         let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
-                                  environment: environment, now: system.wallClock())
+                                  environment: environment, now: system.wallClock(), files: system.files)
         let loaded: LoadedConfig
         switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
@@ -65,7 +65,7 @@ package final class GateClient: Sendable {
         if verdict.status == .optional {
             let key = [sourceName ?? "", settings.options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
                 .joined(separator: "\u{0}")
-            shouldPrompt = promptMemory(settings.options.sessionScope, environment).claim(key)
+            shouldPrompt = promptMemory(settings.options.sessionScope, system).claim(key)
         }
         let urlProblem = snapshot.updateURLRefusal(settings.options.urlPolicy).map { why in
             "\(GateConfig.updateURLKey(platform: settings.options.platform)) refused: \(why)"
@@ -75,7 +75,7 @@ package final class GateClient: Sendable {
         if verdict.status != .upToDate {
             let resolved = localeMemo.resolve(option: settings.options.locale, environment: environment)
             locale = resolved
-            store = storeLocator.resolve(settings.options, snapshot, environment,
+            store = storeLocator.resolve(settings.options, snapshot, environment, files: system.files,
                                          country: StoreLocator.country(settings.options, region: resolved.region))
         }
         return GateResult(verdict: verdict,
@@ -92,13 +92,13 @@ package final class GateClient: Sendable {
         let settings = state.withLock { $0 }
         let (options, source) = (settings.options, settings.source)
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
-                                  now: system.wallClock())
+                                  now: system.wallClock(), files: system.files)
         let snapshot = (try? source.get())?.load(request).map(\.snapshot)
-        return storeLocator.resolve(options, try? snapshot?.get(), environment)
+        return storeLocator.resolve(options, try? snapshot?.get(), environment, files: system.files)
     }
 
-    private func promptMemory(_ scope: ClientOptions.SessionScope, _ environment: CheckEnvironment) -> any PromptMemory {
-        if scope == .login, let login = LoginSession(runtimeDirectory: environment.runtimeDirectory) {
+    private func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {
+        if scope == .login, let login = LoginSession(runtimeDirectory: system.environment.runtimeDirectory, files: system.files) {
             return login
         }
         return ProcessSession.shared

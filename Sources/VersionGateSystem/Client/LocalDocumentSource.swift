@@ -1,8 +1,5 @@
 import VersionGateCore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A gate document on local disk. The parsed snapshot is reused while the
 /// file's identity (device, inode, size, mtime, ctime) is unchanged, so a
@@ -13,7 +10,7 @@ package final class LocalDocumentSource: ConfigSource {
     private let cache = Mutex<Entry?>(nil)
 
     private struct Entry {
-        package let identity: DocumentFile.Identity
+        package let identity: FileIdentity
         package let snapshot: GateSnapshot
         /// Whether the file may still change without its identity changing
         /// (git's "racily clean" rule): then it is read again next time.
@@ -28,16 +25,16 @@ package final class LocalDocumentSource: ConfigSource {
     package var name: String { path }
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
-        load()
+        load(files: request.files)
     }
 
-    package func load() -> Result<LoadedConfig, GateFailure> {
-        if let identity = DocumentFile.identity(of: path),
+    package func load(files: any FileSystem) -> Result<LoadedConfig, GateFailure> {
+        if let identity = files.identity(of: path),
            let hit = cache.withLock({ $0?.identity == identity && $0?.racy == false ? $0?.snapshot : nil }) {
             return .success(LoadedConfig(snapshot: hit, origin: .localDocument))
         }
         do throws(GateFailure) {
-            let (bytes, identity) = try DocumentFile.read(path, maxBytes: GateDocument.maxBytes)
+            let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes)
             let config: GateConfig
             do {
                 config = try GateDocument.parse(bytes)
@@ -45,7 +42,7 @@ package final class LocalDocumentSource: ConfigSource {
                 throw .config("\(path) \(error.message)")
             }
             let snapshot = GateSnapshot(config: config, platform: platform, documentName: path)
-            cache.withLock { $0 = Entry(identity: identity, snapshot: snapshot, racy: DocumentFile.isRecentlyChanged(identity)) }
+            cache.withLock { $0 = Entry(identity: identity, snapshot: snapshot, racy: files.isRecentlyChanged(identity)) }
             return .success(LoadedConfig(snapshot: snapshot, origin: .localDocument))
         } catch {
             cache.withLock { $0 = nil }

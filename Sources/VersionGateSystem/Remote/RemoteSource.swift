@@ -29,7 +29,7 @@ package final class RemoteSource: ConfigSource {
         package let snapshot: GateSnapshot
         /// Identity of the cache file it was read from or written to; nil if
         /// unknown (not written, or read while it could still change unseen).
-        package let identity: DocumentFile.Identity?
+        package let identity: FileIdentity?
     }
 
     package init(fetcher: any ConfigFetcher, platform: String, settings: Settings) {
@@ -43,7 +43,7 @@ package final class RemoteSource: ConfigSource {
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         let variables = request.environment.variables
-        let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables))
+        let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables), files: request.files)
         if let hit = cached(cacheDirectory), isFresh(hit.entry, now: request.now) {
             return .success(loaded(hit, .cacheHit, now: request.now))
         }
@@ -52,7 +52,7 @@ package final class RemoteSource: ConfigSource {
             if let cached, isFresh(cached.entry, now: request.now) {
                 return .success(loaded(cached, .cacheHit, now: request.now))
             }
-            return refresh(cached, request, cacheDirectory, PrivateDirectory(base: XDGDirectories.stateHome(variables)))
+            return refresh(cached, request, cacheDirectory, PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files))
         }
     }
 
@@ -117,7 +117,7 @@ package final class RemoteSource: ConfigSource {
         // stat (another process's fetch of the same moment) would pass as ours.
         let name = CachedConfig.fileName(forKey: fetcher.cacheKey)
         let written = cacheDirectory.flatMap { $0.write(name, entry.encoded()) ? $0.filePath(name) : nil }
-        let fresh = Memo(entry: entry, snapshot: snapshot(entry), identity: written.flatMap(DocumentFile.identity(of:)))
+        let fresh = Memo(entry: entry, snapshot: snapshot(entry), identity: written.flatMap(request.files.identity(of:)))
         memo.withLock { $0 = fresh }
         var result = loaded(fresh, .freshFetch, now: request.now)
         result.note = note
@@ -134,7 +134,7 @@ package final class RemoteSource: ConfigSource {
             result.fetchFailure = failure
             return .success(result)
         }
-        if let defaults = settings.defaults, case .success(let local) = defaults.load() {
+        if let defaults = settings.defaults, case .success(let local) = defaults.load(request) {
             return .success(LoadedConfig(snapshot: local.snapshot, origin: .embeddedDefault, fetchFailure: failure))
         }
         return .failure(failure)
@@ -166,15 +166,15 @@ package final class RemoteSource: ConfigSource {
         let known = memo.withLock { $0 }
         guard let directory else { return known }
         let path = directory.filePath(CachedConfig.fileName(forKey: fetcher.cacheKey))
-        guard let identity = DocumentFile.identity(of: path) else { return known?.identity == nil ? known : nil }
+        guard let identity = directory.files.identity(of: path) else { return known?.identity == nil ? known : nil }
         if let known, known.identity == identity { return known }
-        guard let bytes = try? DocumentFile.read(path, maxBytes: CachedConfig.maxFileBytes).bytes,
+        guard let bytes = try? directory.files.read(path, maxBytes: CachedConfig.maxFileBytes).bytes,
               let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
             return known?.identity == nil ? known : nil
         }
         if let known, known.entry.fetchedAt > entry.fetchedAt { return known }
         let fresh = Memo(entry: entry, snapshot: snapshot(entry),
-                         identity: DocumentFile.isRecentlyChanged(identity) ? nil : identity)
+                         identity: directory.files.isRecentlyChanged(identity) ? nil : identity)
         memo.withLock { $0 = fresh }
         return fresh
     }

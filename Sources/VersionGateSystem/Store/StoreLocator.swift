@@ -20,20 +20,20 @@ package final class StoreLocator: Sendable {
     private let last = Mutex<Answer?>(nil)
     private let lastText = Mutex<CText?>(nil)
 
-    package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment)
-        -> StoreResolution {
-        resolve(options, snapshot, environment, country: Self.country(options, environment))
+    package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
+                         files: any FileSystem) -> StoreResolution {
+        resolve(options, snapshot, environment, files: files, country: Self.country(options, environment))
     }
 
     /// The same with the storefront already worked out.
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
-                         country: String) -> StoreResolution {
+                         files: any FileSystem, country: String) -> StoreResolution {
         let inputs = Inputs(store: options.store, appID: options.appID, configURL: snapshot?.updateURLText,
                             fallbackURL: options.fallbackURL, country: country,
                             configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
         let reusable = options.store != .appstore
         if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
-        let resolution = StoreResolver(lookup: Self.lookup(options, environment)).resolve(
+        let resolution = StoreResolver(lookup: Self.lookup(options, environment, files)).resolve(
             store: inputs.store, appID: inputs.appID, country: inputs.country, configURL: inputs.configURL,
             fallbackURL: inputs.fallbackURL, policy: inputs.policy, configKey: inputs.configKey)
         if reusable { last.withLock { $0 = Answer(inputs: inputs, resolution: resolution) } }
@@ -45,7 +45,7 @@ package final class StoreLocator: Sendable {
         var options = ClientOptions()
         options.store = store
         options.appID = appID
-        return StoreLocator().resolve(options, nil, .current()).url
+        return StoreLocator().resolve(options, nil, System.live.environment, files: System.live.files).url
     }
 
     /// The option, else the locale's region, else "us".
@@ -66,12 +66,13 @@ package final class StoreLocator: Sendable {
         return text
     }
 
-    private static func lookup(_ options: ClientOptions, _ environment: CheckEnvironment) -> AppStoreLookup? {
+    private static func lookup(_ options: ClientOptions, _ environment: CheckEnvironment,
+                               _ files: any FileSystem) -> AppStoreLookup? {
         guard options.store == .appstore else { return nil }
         var limits = TransportLimits()
         limits.timeoutMs = options.timeoutMs
         limits.caFile = options.tlsCAFile
         return AppStoreLookup(endpoint: options.itunesEndpoint, limits: limits,
-                              cache: PrivateDirectory(base: XDGDirectories.cacheHome(environment.variables)))
+                              cache: PrivateDirectory(base: XDGDirectories.cacheHome(environment.variables), files: files))
     }
 }

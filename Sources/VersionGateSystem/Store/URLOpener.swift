@@ -1,8 +1,4 @@
 import VersionGateCore
-import SystemShim
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What happened when a URL was handed to the desktop.
 package struct URLOpenResult: Sendable, Equatable {
@@ -28,15 +24,9 @@ package struct URLOpenResult: Sendable, Equatable {
     package var succeeded: Bool { outcome == .opened || outcome == .launched }
 }
 
-/// Opens a store URL with `xdg-open` (SPEC §7): found on PATH, started with
-/// posix_spawnp and an argument vector (no shell ever parses the URL), in a
-/// new session, with stdin/stdout/stderr on /dev/null and none of the host's
-/// other descriptors, default signal dispositions and an empty signal mask.
-///
-/// The wait is bounded: `waitpid(WNOHANG)` polling until the deadline. A
-/// child still running then is left running (it may be the browser itself)
-/// and a detached thread blocked in `waitpid` for that one pid reaps it when
-/// it ends, so no zombie is left behind and the caller never waits longer.
+/// Opens a store URL with `xdg-open` (SPEC §7) through the System's
+/// ProcessLauncher (an argument vector, no shell, a bounded wait; see
+/// POSIXProcesses), after the URL policy has accepted it.
 ///
 /// xdg-open exits 3 ("a required tool could not be found") or 4 ("the action
 /// failed") when no handler exists for `appstream:` / `snap:` / `itms-apps:`;
@@ -60,19 +50,20 @@ package enum URLOpener {
         return try? form.store.links(appID: id).get().webFallback
     }
 
-    package static func open(_ url: String, policy: StoreURLPolicy, webFallback: String?, timeoutMs: Int) -> URLOpenResult {
+    package static func open(_ url: String, policy: StoreURLPolicy, webFallback: String?, timeoutMs: Int,
+                             processes: any ProcessLauncher = System.live.processes) -> URLOpenResult {
         if let why = refusal(url, policy) {
             return URLOpenResult(outcome: .refused, url: nil, exitStatus: nil, message: "\(quoted(url)) refused: \(why)")
         }
         let deadline = Deadline(afterMilliseconds: min(max(timeoutMs, 0), 600_000))
-        let first = run(url, deadline)
+        let first = run(url, deadline, processes)
         guard first.outcome == .failed, let status = first.exitStatus, noHandlerStatuses.contains(status),
               !url.lowercased().hasPrefix("https:"), let webFallback else { return first }
         guard webFallback.lowercased().hasPrefix("https:"), refusal(webFallback, policy) == nil else {
             return URLOpenResult(outcome: .failed, url: url, exitStatus: status,
                                  message: first.message + "; web fallback \(quoted(webFallback)) refused")
         }
-        var second = run(webFallback, deadline)
+        var second = run(webFallback, deadline, processes)
         second.message = first.message + "; then " + second.message
         return second
     }
@@ -84,135 +75,17 @@ package enum URLOpener {
         return policy.refusal(of: url)
     }
 
-    private static func run(_ url: String, _ deadline: Deadline) -> URLOpenResult {
+    private static func run(_ url: String, _ deadline: Deadline, _ processes: any ProcessLauncher) -> URLOpenResult {
         func result(_ outcome: URLOpenResult.Outcome, _ status: Int32?, _ what: String) -> URLOpenResult {
             URLOpenResult(outcome: outcome, url: url, exitStatus: status, message: "\(program) \(quoted(url)): \(what)")
         }
-        let pid: pid_t
-        switch spawn(url) {
-        case .failure(let error): return result(.failed, nil, "cannot start (\(errnoText(error.code)))")
-        case .success(let child): pid = child
+        switch processes.run(program, url, until: deadline) {
+        case .cannotStart(let code): return result(.failed, nil, "cannot start (\(POSIXProcesses.describe(code, program)))")
+        case .killed(let signal): return result(.failed, nil, "killed by signal \(signal)")
+        case .exited(0): return result(.opened, 0, "opened")
+        case .exited(let code): return result(.failed, code, "exited with status \(code)")
+        case .statusUnavailable: return result(.launched, nil, "started; exit status not available")
+        case .stillRunning: return result(.launched, nil, "started; still running at the deadline")
         }
-        var pause: UInt32 = 1_000
-        while true {
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid {
-                // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift cannot import (macros).
-                let signal = status & 0x7F
-                guard signal == 0 else { return result(.failed, nil, "killed by signal \(signal)") }
-                let code = (status >> 8) & 0xFF
-                return code == 0 ? result(.opened, 0, "opened") : result(.failed, code, "exited with status \(code)")
-            }
-            if reaped < 0 {
-                if systemErrno == EINTR { continue }
-                return result(.launched, nil, "started; exit status not available")
-            }
-            let left = deadline.remainingMilliseconds
-            if left == 0 {
-                reapInBackground(pid)
-                return result(.launched, nil, "started; still running at the deadline")
-            }
-            usleep(min(pause, UInt32(min(left, 1_000)) * 1_000))
-            pause = min(pause * 2, 20_000)
-        }
-    }
-
-    // MARK: - spawning
-
-    private static func spawn(_ url: String) -> Result<pid_t, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        guard posix_spawn_file_actions_init(&actions) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        guard posix_spawnattr_init(&attributes) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
-        defer { posix_spawnattr_destroy(&attributes) }
-
-        // Our descriptors are not the child's business: a browser started by
-        // xdg-open could otherwise hold the host's pipes and sockets open.
-        guard closeDescriptors(from: 3, &actions),
-              posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0,
-              posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) == 0,
-              posix_spawn_file_actions_adddup2(&actions, 1, 2) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
-
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        let flags = Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF) | Self.spawnSetSID
-        guard posix_spawnattr_setsigmask(&attributes, &noSignals) == 0,
-              posix_spawnattr_setsigdefault(&attributes, &allSignals) == 0,
-              posix_spawnattr_setflags(&attributes, Int16(truncatingIfNeeded: flags)) == 0 else {
-            return .failure(SpawnError(code: EINVAL))
-        }
-
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), strdup(url), nil]
-        defer { argv.forEach { free($0) } }
-        guard argv[0] != nil, argv[1] != nil else { return .failure(SpawnError(code: ENOMEM)) }
-        var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, vg_system_environ())
-        return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
-    }
-
-    package struct SpawnError: Error { let code: Int32 }
-
-    /// POSIX_SPAWN_SETSID (glibc ≥ 2.26; the header hides it from Swift):
-    /// the child leaves our session and process group, so the terminal's
-    /// Ctrl-C or hang-up meant for the launcher does not reach the browser.
-    private static let spawnSetSID: Int32 = 0x80
-
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-
-    /// posix_spawn_file_actions_addclosefrom_np (glibc ≥ 2.34, also hidden
-    /// from Swift), else a close action for each inheritable descriptor
-    /// listed in /proc/self/fd (one opened meanwhile by another thread may
-    /// then slip through).
-    private static func closeDescriptors(from lowest: Int32,
-                                         _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>) -> Bool {
-        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-            return unsafeBitCast(symbol, to: AddCloseFrom.self)(actions, lowest) == 0
-        }
-        guard let directory = opendir("/proc/self/fd") else { return true }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let fd = Int32(decimal: name), fd >= lowest, fd != dirfd(directory) else { continue }
-            let flags = vg_system_fcntl(fd, F_GETFD, 0)
-            if flags >= 0 && flags & FD_CLOEXEC == 0 && posix_spawn_file_actions_addclose(actions, fd) != 0 {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// A detached thread that waits for `pid` alone (never `waitpid(-1)`,
-    /// which would steal the host's own children). If no thread can be
-    /// made, the child stays a zombie until this process ends.
-    private static func reapInBackground(_ pid: pid_t) {
-        var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return }
-        defer { pthread_attr_destroy(&attributes) }
-        _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        _ = pthread_attr_setstacksize(&attributes, 256 << 10)
-        var thread = pthread_t()
-        _ = pthread_create(&thread, &attributes, { argument in
-            let pid = pid_t(truncatingIfNeeded: Int(bitPattern: argument))
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && systemErrno == EINTR {}
-            return nil
-        }, UnsafeMutableRawPointer(bitPattern: Int(pid)))
-    }
-
-    private static func errnoText(_ code: Int32) -> String {
-        code == ENOENT ? "\(program) not found on PATH" : String(cString: strerror(code))
-    }
-}
-
-private extension Int32 {
-    /// ASCII digits only, no sign (Int32("+1") would be 1).
-    package init?(decimal text: String) {
-        guard let wide = Int64(decimal: text), let narrow = Int32(exactly: wide) else { return nil }
-        self = narrow
     }
 }

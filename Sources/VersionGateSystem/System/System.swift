@@ -3,21 +3,25 @@ import VersionGateCore
 import Glibc
 #endif
 
-/// The seam between a check and the machine it runs on: the wall clock and
-/// the environment, the two inputs that change what a check decides. Every
-/// client holds one; the C ABI's clients hold `live`, and tests build their
-/// own (a fixed clock walks a remote source through days in a test).
-/// Files, network and processes are reached through their own narrow
-/// types (`DocumentFile`, `PrivateDirectory`, `HTTPTransport`, `URLOpener`).
+/// The seam between the library and the machine it runs on: the wall
+/// clock, the environment, files and processes. Every client holds one; the
+/// C ABI's hold `live`, and tests build their own (a clock of the test's
+/// walks a remote source through days). The network has a seam of its own,
+/// `HTTPTransport`, per source.
 package struct System: Sendable {
     /// Unix seconds.
     package var wallClock: @Sendable () -> Int64
     package var environment: CheckEnvironment
+    package var files: any FileSystem
+    package var processes: any ProcessLauncher
 
     package init(wallClock: @escaping @Sendable () -> Int64 = System.realTimeSeconds,
-         environment: CheckEnvironment = .current()) {
+                 environment: CheckEnvironment = .current(), files: any FileSystem = POSIXFiles(),
+                 processes: any ProcessLauncher = POSIXProcesses()) {
         self.wallClock = wallClock
         self.environment = environment
+        self.files = files
+        self.processes = processes
     }
 
     package static let live = System()
