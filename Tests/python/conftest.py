@@ -9,6 +9,14 @@ $VERSIONGATE_LIB, else build/lib/libversiongate.so). Before it is loaded, this
 process gets its own XDG_RUNTIME_DIR / XDG_CACHE_HOME / XDG_STATE_HOME and a
 neutral locale, so no test writes session markers into the real login session
 and none depends on the developer's language.
+
+The tests that walk a remote source through time fake the library's wall
+clock with libfaketime, which has to be preloaded when the process starts: at
+pytest_configure (before any test runs) this process re-executes itself once
+with LD_PRELOAD and the FAKETIME_* settings (fake_clock.reexec_faked). The
+clock reads the real time until a test sets it (fake_clock.clock()). Without
+libfaketime the suite still runs and the tests that move the clock fail,
+saying what to install.
 """
 
 from __future__ import annotations
@@ -24,6 +32,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
+
+import fake_clock
+
+# The environment as it was given, for the re-execution with libfaketime
+# (pytest_configure), before this module changes it below.
+_ORIGINAL_ENV = dict(os.environ)
 
 REPO = Path(__file__).resolve().parents[2]
 BINDING_DIR = REPO / "examples" / "python"
@@ -56,6 +70,37 @@ JSON_KEYS = {
     "message", "action_label", "dismiss_label", "store_url", "locale",
     "error", "error_name", "error_message", "source", "origin",
 }
+
+
+def pytest_configure(config):
+    """Re-execute once with libfaketime preloaded (see the module docstring).
+
+    Here rather than at import: pytest captures the file descriptors while it
+    imports conftest files, and an exec then would send the whole run's
+    output into the capture file. The private XDG tree made at import is
+    removed first (an exec runs no atexit handlers); the new process makes
+    its own."""
+    fake_clock.reexec_faked(_ORIGINAL_ENV, before_exec=lambda: shutil.rmtree(_XDG, True))
+    fake_clock.clock()      # in the re-executed process: LD_PRELOAD back as it was
+    # scripts/proof's plugin (Tests/sanitizers/vg_sanitizer_env.py) copied
+    # LD_PRELOAD when it was imported, i.e. with libfaketime in it: children
+    # get the sanitizer runtime only, as before (fake_clock.Clock.child_env
+    # adds libfaketime where a child must share the fake clock).
+    plugin = sys.modules.get("vg_sanitizer_env")
+    inherited = getattr(plugin, "_inherited", None)
+    if isinstance(inherited, dict) and "LD_PRELOAD" in inherited:
+        kept = os.environ.get("LD_PRELOAD")
+        if kept:
+            inherited["LD_PRELOAD"] = kept
+        else:
+            del inherited["LD_PRELOAD"]
+
+
+def pytest_report_header(config):
+    clk = fake_clock.clock()
+    if clk.available:
+        return "fake clock: %s, file %s" % (fake_clock.find_library(), clk.path)
+    return "fake clock: NOT AVAILABLE: %s" % clk.problem
 
 
 @pytest.fixture

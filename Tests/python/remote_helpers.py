@@ -4,6 +4,11 @@ through the real library, and the cache/state file names the library uses.
 
 Only 127.0.0.1 is ever contacted. Every check runs under a time bound (a
 library hang fails the test instead of hanging the suite).
+
+Time moves with libfaketime (fake_clock.py), never by sleeping: ``check(url,
+version, now)`` freezes this process's wall clock at ``now`` for the check
+and puts it back to the real time afterwards; ``fake_clock.clock().frozen_at``
+does the same around anything else. The loopback server keeps the real clock.
 """
 
 from __future__ import annotations
@@ -19,17 +24,28 @@ import threading
 import time
 from pathlib import Path
 
+import fake_clock
 import versiongate as vg
 
 REPO = Path(__file__).resolve().parents[2]
 SERVER_DIR = REPO / "Tests" / "Server"
 SERVER = SERVER_DIR / "loopback_server.py"
 
-#: The simulated "now" the tests start from (fixed_time_s). Any fixed value
-#: works; this one is 2023-11-14, far from the real clock on purpose.
-T0 = 1_700_000_000
 HOUR = 3600
 DAY = 86400
+
+#: The simulated "now" the tests start from; they walk from it (at most
+#: T0 + 2 days on the clock) through fake_clock. libcurl/OpenSSL check the
+#: TLS tests' certificates (Tests/Server/make_certs.py) against that faked
+#: clock, so T0 must lie inside their validity. make_certs makes them during
+#: the run, after this import: the CA is valid from the very second it is
+#: made (`req -x509 -days 3650`; OpenSSL checks the root's dates too: before
+#: it, "certificate is not yet valid" at depth 1), the leaves from a day
+#: before that, all until 3650 days after. So T0 is the start of the current
+#: real hour plus one day: later than any certificate made in the next 23
+#: hours, and T0 + 2 days is years before they expire. (time.time() is the
+#: real clock here: nothing is frozen at import.)
+T0 = (int(time.time()) // HOUR + 24) * HOUR
 
 CONTROL_TIMEOUT = 10.0
 
@@ -93,8 +109,10 @@ class Loopback:
             args += ["--tls", str(tls[0]), str(tls[1])]
         self.scheme = "https" if tls else "http"
         self.stderr = tempfile.TemporaryFile()
+        # The real clock for the server: no libfaketime in its environment.
         self.proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.stderr, cwd=str(SERVER_DIR))
+                                     stderr=self.stderr, cwd=str(SERVER_DIR),
+                                     env=fake_clock.unfaked_env())
         ready, _, _ = select.select([self.proc.stdout], [], [], 10)
         if not ready:
             self.proc.kill()
@@ -206,11 +224,11 @@ def check(source: str, version: str, now: int | None = None, bound: float = 5.0,
           **options) -> dict:
     """A launcher start: a NEW client (nothing in memory), one check.
 
+    ``now`` (Unix seconds): the wall clock is frozen there (fake_clock) from
+    before the client is made until it is freed; None: the real clock.
     Returns the result JSON with "_elapsed" (seconds the check took, client
     set-up excluded) and "_code" (what vg_client_check returned) added."""
     opts = {"session_scope": "process"}
-    if now is not None:
-        opts["fixed_time_s"] = str(now)
     opts.update({k: str(v) for k, v in options.items() if v is not None})
 
     def run():
@@ -224,7 +242,12 @@ def check(source: str, version: str, now: int | None = None, bound: float = 5.0,
                 assert result.error == out["error"], "vg_result_error != json error"
                 return out
 
-    out, _ = Bounded.run(run, bound, "check(%s, %s)" % (source, version))
+    what = "check(%s, %s)" % (source, version)
+    if now is None:
+        out, _ = Bounded.run(run, bound, what)
+    else:
+        with fake_clock.clock().frozen_at(now):
+            out, _ = Bounded.run(run, bound, what)
     return out
 
 
@@ -249,6 +272,9 @@ print(json.dumps(summary))
 
 
 def child_env(cache_home, state_home, home=None, **extra) -> dict:
+    """The environment of a CHILD_LOOP process: its own XDG dirs, and this
+    process's fake clock (the same clock file: what the parent sets, the
+    child reads; the real time otherwise)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "VERSIONGATE_LIB": os.path.abspath(vg.LIBRARY_PATH),
@@ -259,4 +285,4 @@ def child_env(cache_home, state_home, home=None, **extra) -> dict:
         "HOME": str(home or state_home),
     }
     env.update(extra)
-    return env
+    return fake_clock.clock().child_env(env)

@@ -4,10 +4,10 @@ A loopback server (Tests/Server/loopback_server.py with document_routes.py)
 serves scripted documents over plain http on 127.0.0.1 (and https with the
 make_certs CA for the Retry-After and TLS cases) and records every request.
 Each test gets fresh XDG_CACHE_HOME / XDG_STATE_HOME / HOME directories, moves
-time with the fixed_time_s option instead of sleeping, and every check runs
-under a time bound. A "launcher start" is a new client (nothing in memory),
-so the cache on disk is what carries state between checks — as across
-restarts.
+time by freezing the process's wall clock with libfaketime (fake_clock.py)
+instead of sleeping, and every check runs under a time bound. A "launcher
+start" is a new client (nothing in memory), so the cache on disk is what
+carries state between checks — as across restarts.
 
     python3 -m pytest -q Tests/python/test_remote_document.py
 """
@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+import fake_clock
 import versiongate as vg
 from remote_helpers import (CHILD_LOOP, DAY, HOUR, T0, Bounded, Loopback, backoff_file, cache_file,
                             check, child_env, flat_doc, read_backoff, template_doc, unused_port)
@@ -323,12 +324,13 @@ def test_429_backs_off_and_persists(server, xdg, name):
         assert (r["status"], r["error"]) == ("UP_TO_DATE", EBACKOFF), r
     assert len(server.requests(name)) == 1
 
-    # the same from another process (the backoff is on disk, not in memory)
+    # the same from another process (the backoff is on disk, not in memory);
+    # the child shares this process's fake clock
     env = child_env(xdg.cache, xdg.state, xdg.home)
-    proc = subprocess.run(
-        [sys.executable, "-c", CHILD_LOOP, url, "1.0.38", "1",
-         json.dumps({"fixed_time_s": str(T0 + 1)})],
-        env=env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    with fake_clock.clock().frozen_at(T0 + 1):
+        proc = subprocess.run(
+            [sys.executable, "-c", CHILD_LOOP, url, "1.0.38", "1", json.dumps({})],
+            env=env, capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr
     summary = json.loads(proc.stdout)
     assert [e["error"] for e in summary["errors"]] == [EBACKOFF]
@@ -717,7 +719,8 @@ def test_threads_on_one_client_single_flight(server, xdg, name):
     """8 threads check at once on one client, cold cache, slow server: one request."""
     url = server.url(name)
     server.document(name, flat_doc(), next=[{"delay_s": 0.5}])
-    with vg.Client(source=url, session_scope="process", fixed_time_s=str(T0)) as client:
+    with fake_clock.clock().frozen_at(T0), \
+            vg.Client(source=url, session_scope="process") as client:
         def worker(start):
             start()
             with client.check("1.0.38") as r:
@@ -739,12 +742,13 @@ def test_threads_on_separate_clients_single_flight(server, xdg, name):
     server.document(name, flat_doc(), next=[{"delay_s": 0.5}])
 
     def worker(start):
-        with vg.Client(source=url, session_scope="process", fixed_time_s=str(T0)) as c:
+        with vg.Client(source=url, session_scope="process") as c:
             start()
             with c.check("1.0.38") as r:
                 return r.json()
 
-    results = _at_once(8, worker)
+    with fake_clock.clock().frozen_at(T0):
+        results = _at_once(8, worker)
     assert len(results) == 8
     assert {r["status"] for r in results} == {"MANDATORY"}
     assert len(server.requests(name)) == 1, [r["origin"] for r in results]

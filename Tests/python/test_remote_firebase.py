@@ -1,6 +1,7 @@
 """Firebase Remote Config end to end: the real libversiongate.so, a loopback
 server speaking the recorded wire formats (Tests/Server/firebase_routes.py),
-real cache and state files. Time moves with fixed_time_s, never by sleeping.
+real cache and state files. Time moves by freezing the process's wall clock
+with libfaketime (remote_helpers.check, fake_clock.py), never by sleeping.
 """
 
 import json
