@@ -10,6 +10,11 @@ int vg_system_open(const char *path, int flags, unsigned int mode)
     return open(path, flags, (mode_t)mode);
 }
 
+int vg_system_openat(int directory, const char *name, int flags, unsigned int mode)
+{
+    return openat(directory, name, flags, (mode_t)mode);
+}
+
 int vg_system_fcntl(int fd, int command, int argument)
 {
     return fcntl(fd, command, argument);

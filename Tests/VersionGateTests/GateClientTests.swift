@@ -126,6 +126,8 @@ final class GateClientTests: XCTestCase {
         let dir = try makeTemporaryDirectory(self)
         let path = try writeFile(dir, "gate.json", flat)
         let runtime = try makeTemporaryDirectory(self).path
+        // XDG: the runtime directory is the user's own, mode 0700 (else process scope).
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime)
         for scope in ["process", "login"] {
             let c = try client(path, ["session_scope": scope])
             let env = ["XDG_RUNTIME_DIR": runtime]

@@ -45,15 +45,17 @@ final class SystemSeamTests: XCTestCase {
     private final class RefusingFiles: FileSystem {
         let calls = Mutex<[String]>([])
         func identity(of path: String) -> FileIdentity? { nil }
-        func read(_ path: String, maxBytes: Int) throws(GateFailure) -> (bytes: [UInt8], identity: FileIdentity) {
+        func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
+            -> (bytes: [UInt8], identity: FileIdentity) {
             throw .config("\(path): refused by the test")
         }
         func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> Bool { false }
         func remove(_ path: String) {}
         func createExclusively(_ path: String) -> ExclusiveCreation {
             calls.withLock { $0.append(path) }
-            return .failed
+            return .failed("refused by the test")
         }
+        func privateBaseProblem(_ path: String) -> String? { nil }
         func isRecentlyChanged(_ identity: FileIdentity) -> Bool { false }
     }
 
@@ -61,8 +63,10 @@ final class SystemSeamTests: XCTestCase {
         let files = RefusingFiles()
         let session = try XCTUnwrap(LoginSession(runtimeDirectory: "/run/user/4242", files: files))
         let key = "seam-\(UUID().uuidString)"
-        XCTAssertTrue(session.claim(key), "the process session answers the first time")
-        XCTAssertFalse(ProcessSession.shared.claim(key), "…and remembers it")
+        let claim = session.claim(key)
+        XCTAssertTrue(claim.shouldPrompt, "the process session answers the first time")
+        XCTAssertEqual(claim.note, "refused by the test; OPTIONAL prompts once per process")
+        XCTAssertFalse(ProcessSession.shared.claim(key).shouldPrompt, "…and remembers it")
         XCTAssertEqual(files.calls.withLock { $0.count }, 1)
         XCTAssertTrue(files.calls.withLock { $0 }.allSatisfy { $0.hasPrefix("/run/user/4242/versiongate/optional-") })
     }

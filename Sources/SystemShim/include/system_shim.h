@@ -14,6 +14,9 @@
 /* open(path, flags, mode); mode is used only with O_CREAT. */
 VG_SYSTEM_HIDDEN int vg_system_open(const char *path, int flags, unsigned int mode);
 
+/* openat(directory, name, flags, mode); mode is used only with O_CREAT. */
+VG_SYSTEM_HIDDEN int vg_system_openat(int directory, const char *name, int flags, unsigned int mode);
+
 /* fcntl(fd, command, argument) for the commands that take an int or none. */
 VG_SYSTEM_HIDDEN int vg_system_fcntl(int fd, int command, int argument);
 

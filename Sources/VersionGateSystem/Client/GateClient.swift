@@ -62,10 +62,13 @@ package final class GateClient: Sendable {
         let snapshot = loaded.snapshot
         let verdict = Verdict(current: current, snapshot: snapshot)
         var shouldPrompt = verdict.status == .mandatory
+        var sessionNote: String?
         if verdict.status == .optional {
             let key = [sourceName ?? "", settings.options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
                 .joined(separator: "\u{0}")
-            shouldPrompt = promptMemory(settings.options.sessionScope, system).claim(key)
+            let claim = promptMemory(settings.options.sessionScope, system).claim(key)
+            shouldPrompt = claim.shouldPrompt
+            sessionNote = claim.note
         }
         let urlProblem = snapshot.updateURLRefusal(settings.options.urlPolicy).map { why in
             "\(GateConfig.updateURLKey(platform: settings.options.platform)) refused: \(why)"
@@ -81,7 +84,9 @@ package final class GateClient: Sendable {
         return GateResult(verdict: verdict,
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
                           snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
-                          texts: locale?.texts, source: sourceName ?? "", loaded: loaded, store: store,
+                          texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
+                          note: [loaded.note, sessionNote].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
+                          store: store,
                           storeURL: store?.url.map(storeLocator.cText))
     }
 
@@ -103,4 +108,8 @@ package final class GateClient: Sendable {
         }
         return ProcessSession.shared
     }
+}
+
+private extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -46,7 +46,7 @@ package final class GateResult: Sendable {
     /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE.
     package init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
          locale: (option: String?, environment: CheckEnvironment), texts: CatalogTexts?, source: String,
-         loaded: LoadedConfig, store: StoreResolution?, storeURL: CText?) {
+         loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?) {
         status = verdict.status
         self.shouldPrompt = shouldPrompt
         current = verdict.currentText
@@ -77,7 +77,7 @@ package final class GateResult: Sendable {
         templateVersion = snapshot.templateVersion
         configAgeSeconds = loaded.ageSeconds
         fetchFailure = loaded.fetchFailure
-        note = loaded.note
+        self.note = note
     }
 
     /// UP_TO_DATE because of `failure`: nothing else is known.

@@ -34,7 +34,7 @@ package final class LocalDocumentSource: ConfigSource {
             return .success(LoadedConfig(snapshot: hit, origin: .localDocument))
         }
         do throws(GateFailure) {
-            let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes)
+            let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes, trust: .document)
             let config: GateConfig
             do {
                 config = try GateDocument.parse(bytes)

@@ -4,9 +4,13 @@ import SystemShim
 import Glibc
 #endif
 
-/// The FileSystem of the real machine. Reads open non-blocking and check
-/// the descriptor (only a regular file is read: a FIFO or device would block
-/// or never end) and read at most `maxBytes` + 1 bytes; writes go to a temp
+/// The FileSystem of the real machine, with OpenSSH's StrictModes in mind:
+/// a private file is reached through its directory's descriptor (opened
+/// with O_DIRECTORY | O_NOFOLLOW and checked: the user's, writable by no
+/// one else), then `openat(O_NOFOLLOW)` and checked again on the open
+/// descriptor, so neither a planted symlink nor a swap between check and
+/// use can hand us another user's file. Reads open non-blocking and read
+/// only a regular file, at most `maxBytes` + 1 bytes; writes go to a temp
 /// file renamed over the target, so a reader sees the old file or the new
 /// one, never half of one.
 package struct POSIXFiles: FileSystem {
@@ -18,14 +22,25 @@ package struct POSIXFiles: FileSystem {
         return Self.identity(s)
     }
 
-    package func read(_ path: String, maxBytes: Int) throws(GateFailure) -> (bytes: [UInt8], identity: FileIdentity) {
-        let fd = vg_system_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
+    package func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
+        -> (bytes: [UInt8], identity: FileIdentity) {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+        let fd: Int32
+        switch trust {
+        case .document:
+            fd = vg_system_open(path, flags, 0)
+        case .private:
+            let directory = try Self.privateDirectory(Self.parent(of: path), create: false)
+            defer { close(directory) }
+            fd = vg_system_openat(directory, Self.name(of: path), flags | O_NOFOLLOW, 0)
+        }
         guard fd >= 0 else { throw .config("cannot open \(path): \(Self.systemError())") }
         defer { close(fd) }
 
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw .config("cannot stat \(path): \(Self.systemError())") }
         guard vg_system_is_regular(s.st_mode) != 0 else { throw .config("\(path) is not a regular file") }
+        if let why = Self.ownershipProblem(s, trust) { throw .config("\(path) \(why); refused") }
         guard s.st_size <= maxBytes else {
             throw .config("\(path) is \(s.st_size) bytes, over the \(maxBytes)-byte limit")
         }
@@ -54,18 +69,10 @@ package struct POSIXFiles: FileSystem {
     }
 
     package func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> Bool {
-        let directory = Self.parent(of: path)
-        var template: [CChar] = []
-        func makeTemporary() -> Int32 {
-            template = Array((directory + "/." + Self.name(of: path) + ".XXXXXX").utf8CString)
-            return template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        }
-        // The directories usually exist: create them only when missing.
-        var fd = makeTemporary()
-        if fd < 0 && systemErrno == ENOENT && Self.makeDirectories(directory) { fd = makeTemporary() }
-        guard fd >= 0 else { return false }
-        _ = vg_system_fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let directory = try? Self.privateDirectory(Self.parent(of: path), create: true) else { return false }
+        defer { close(directory) }
+        let name = Self.name(of: path)
+        guard let (fd, temporary) = Self.makeTemporary(in: directory, for: name) else { return false }
         var written = 0
         while written < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + written }, bytes.count - written) }
@@ -75,24 +82,43 @@ package struct POSIXFiles: FileSystem {
         }
         let complete = written == bytes.count && (!durable || fsync(fd) == 0)
         close(fd)
-        guard complete, rename(temporary, path) == 0 else {
-            unlink(temporary)
+        guard complete, renameat(directory, temporary, directory, name) == 0 else {
+            unlinkat(directory, temporary, 0)
             return false
         }
         return true
     }
 
-    package func remove(_ path: String) { unlink(path) }
+    package func remove(_ path: String) {
+        guard let directory = try? Self.privateDirectory(Self.parent(of: path), create: false) else { return }
+        unlinkat(directory, Self.name(of: path), 0)
+        close(directory)
+    }
 
     package func createExclusively(_ path: String) -> ExclusiveCreation {
-        let directory = Self.parent(of: path)
-        if mkdir(directory, 0o700) != 0 && systemErrno != EEXIST { return .failed }
-        let fd = vg_system_open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let directory: Int32
+        do {
+            directory = try Self.privateDirectory(Self.parent(of: path), create: true)
+        } catch {
+            return .failed(error.message)
+        }
+        defer { close(directory) }
+        let fd = vg_system_openat(directory, Self.name(of: path),
+                                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 {
             close(fd)
             return .created
         }
-        return systemErrno == EEXIST ? .alreadyThere : .failed
+        return systemErrno == EEXIST ? .alreadyThere : .failed("cannot create \(path): \(Self.systemError())")
+    }
+
+    package func privateBaseProblem(_ path: String) -> String? {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return "\(path): \(Self.systemError())" }
+        guard vg_system_is_directory(s.st_mode) != 0 else { return "\(path) is not a directory" }
+        if s.st_uid != geteuid() { return "\(path) is owned by uid \(s.st_uid), not this user" }
+        if s.st_mode & 0o077 != 0 { return "\(path) has mode \(Self.octal(s.st_mode & 0o777)), not 0700" }
+        return nil
     }
 
     package func isRecentlyChanged(_ identity: FileIdentity) -> Bool {
@@ -100,6 +126,79 @@ package struct POSIXFiles: FileSystem {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) &- identity.modifiedSeconds < 2 || Int64(now.tv_sec) &- identity.changedSeconds < 2
+    }
+
+    // MARK: - the rules
+
+    /// Why `s` may not be used under `trust`; nil when it may.
+    private static func ownershipProblem(_ s: stat, _ trust: FileTrust) -> String? {
+        let me = geteuid()
+        if s.st_mode & 0o002 != 0 { return "is writable by every user" }
+        switch trust {
+        case .document:
+            if s.st_uid != me && s.st_uid != 0 { return "is owned by uid \(s.st_uid), neither root nor this user" }
+        case .private:
+            if s.st_uid != me { return "is owned by uid \(s.st_uid), not this user" }
+        }
+        return nil
+    }
+
+    /// The library's own directory (`…/versiongate`), opened without
+    /// following a symlink and checked: the user's, no write for group or
+    /// others. `create` makes it (and missing parents) 0700 first.
+    private static func privateDirectory(_ path: String, create: Bool) throws(GateFailure) -> Int32 {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        var fd = vg_system_open(path, flags, 0)
+        if fd < 0 && systemErrno == ENOENT && create {
+            _ = makeDirectories(parent(of: path))
+            if mkdir(path, 0o700) != 0 && systemErrno != EEXIST {
+                throw .config("cannot create \(path): \(systemError())")
+            }
+            fd = vg_system_open(path, flags, 0)
+        }
+        guard fd >= 0 else {
+            let why = systemErrno == ELOOP || systemErrno == ENOTDIR ? "is a symlink or not a directory"
+                : systemError()
+            throw .config("\(path) \(why); refused")
+        }
+        var s = stat()
+        guard fstat(fd, &s) == 0 else {
+            close(fd)
+            throw .config("cannot stat \(path): \(systemError())")
+        }
+        if s.st_uid != geteuid() {
+            close(fd)
+            throw .config("\(path) is owned by uid \(s.st_uid), not this user; refused")
+        }
+        if s.st_mode & 0o022 != 0 {
+            close(fd)
+            throw .config("\(path) is writable by group or others (mode \(octal(s.st_mode & 0o777))); refused")
+        }
+        return fd
+    }
+
+    /// A new 0600 file next to `name`, never through a symlink; nil when
+    /// none could be made.
+    private static func makeTemporary(in directory: Int32, for name: String) -> (Int32, String)? {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<8 {
+            let suffix = String(UInt64.random(in: .min ... .max, using: &random), radix: 36)
+            let temporary = "." + name + "." + suffix
+            let fd = vg_system_openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 { return (fd, temporary) }
+            if systemErrno != EEXIST { return nil }
+        }
+        return nil
+    }
+
+    /// mkdir -p with mode 0700 for what we create.
+    private static func makeDirectories(_ path: String) -> Bool {
+        var prefix = ""
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && systemErrno != EEXIST { return false }
+        }
+        return true
     }
 
     private static func identity(_ s: stat) -> FileIdentity {
@@ -110,7 +209,7 @@ package struct POSIXFiles: FileSystem {
 
     private static func parent(of path: String) -> String {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-        return String(path[..<slash])
+        return slash == path.utf8.startIndex ? "/" : String(path[..<slash])
     }
 
     private static func name(of path: String) -> String {
@@ -118,15 +217,9 @@ package struct POSIXFiles: FileSystem {
         return String(path[path.utf8.index(after: slash)...])
     }
 
-    /// mkdir -p with mode 0700 for what we create.
-    private static func makeDirectories(_ path: String) -> Bool {
-        var prefix = ""
-        for component in path.split(separator: "/") {
-            prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0 && systemErrno != EEXIST { return false }
-        }
-        var s = stat()
-        return stat(path, &s) == 0 && vg_system_is_directory(s.st_mode) != 0 && access(path, W_OK) == 0
+    private static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     private static func systemError() -> String {

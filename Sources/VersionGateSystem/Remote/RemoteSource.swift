@@ -168,7 +168,7 @@ package final class RemoteSource: ConfigSource {
         let path = directory.filePath(CachedConfig.fileName(forKey: fetcher.cacheKey))
         guard let identity = directory.files.identity(of: path) else { return known?.identity == nil ? known : nil }
         if let known, known.identity == identity { return known }
-        guard let bytes = try? directory.files.read(path, maxBytes: CachedConfig.maxFileBytes).bytes,
+        guard let bytes = try? directory.files.read(path, maxBytes: CachedConfig.maxFileBytes, trust: .private).bytes,
               let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
             return known?.identity == nil ? known : nil
         }

@@ -4,14 +4,20 @@ import Synchronization
 /// The login is the session: a marker file per key under
 /// `$XDG_RUNTIME_DIR/versiongate/`, which every launcher process of the
 /// login shares and the system empties at logout. Creating the marker with
-/// O_EXCL makes exactly one process the first. When the directory cannot be
-/// used, the process is the session.
+/// O_EXCL makes exactly one process the first.
+///
+/// Only a runtime directory that is the user's own with mode 0700 (the XDG
+/// rule) and a `versiongate/` in it that is the user's, not a symlink, and
+/// writable by no one else are used: elsewhere another user could read
+/// which apps run, or plant markers that silence every OPTIONAL prompt.
+/// Otherwise the process is the session, and the result's note says why.
 package struct LoginSession: PromptMemory {
     package let runtimeDirectory: String
     package let files: any FileSystem
     private static let fallback = ProcessSession.shared
-    /// Keys this process already decided, so repeated checks skip the file system.
-    private static let decided = Mutex<Set<String>>([])
+    /// Markers this process already decided (with the note that came with
+    /// the decision), so repeated checks skip the file system.
+    private static let decided = Mutex<[String: String?]>([:])
 
     /// nil when `runtimeDirectory` is unset or not absolute (XDG: ignore it).
     package init?(runtimeDirectory: String?, files: any FileSystem) {
@@ -20,14 +26,26 @@ package struct LoginSession: PromptMemory {
         self.files = files
     }
 
-    package func claim(_ key: String) -> Bool {
+    package func claim(_ key: String) -> PromptClaim {
         let marker = "\(runtimeDirectory)/versiongate/optional-\(fnv1a64Hex(key))"
-        if !Self.decided.withLock({ $0.insert(marker).inserted }) { return false }
+        if let note = Self.decided.withLock({ $0[marker] }) { return PromptClaim(shouldPrompt: false, note: note) }
 
-        switch files.createExclusively(marker) {
-        case .created: return true
-        case .alreadyThere: return false
-        case .failed: return Self.fallback.claim(key)
+        let claim: PromptClaim
+        if let problem = files.privateBaseProblem(runtimeDirectory) {
+            claim = fallback(key, "XDG_RUNTIME_DIR \(problem)")
+        } else {
+            switch files.createExclusively(marker) {
+            case .created: claim = PromptClaim(shouldPrompt: true)
+            case .alreadyThere: claim = PromptClaim(shouldPrompt: false)
+            case .failed(let why): claim = fallback(key, why)
+            }
         }
+        Self.decided.withLock { $0[marker] = .some(claim.note) }
+        return claim
+    }
+
+    private func fallback(_ key: String, _ why: String) -> PromptClaim {
+        PromptClaim(shouldPrompt: Self.fallback.claim(key).shouldPrompt,
+                    note: OneLine.text(why, max: 300) + "; OPTIONAL prompts once per process")
     }
 }

@@ -2,9 +2,21 @@ import VersionGateCore
 import Synchronization
 
 /// Remembers which OPTIONAL prompts were already shown this session
-/// (SPEC §9). `claim` answers true exactly once per key and session.
+/// (SPEC §9). `claim` says to prompt exactly once per key and session.
 package protocol PromptMemory: Sendable {
-    func claim(_ key: String) -> Bool
+    func claim(_ key: String) -> PromptClaim
+}
+
+package struct PromptClaim: Sendable, Equatable {
+    package var shouldPrompt: Bool
+    /// Why the session is narrower than asked (e.g. the process instead of
+    /// the login), for the result's note.
+    package var note: String?
+
+    package init(shouldPrompt: Bool, note: String? = nil) {
+        self.shouldPrompt = shouldPrompt
+        self.note = note
+    }
 }
 
 /// The process is the session: an in-memory set shared by every client.
@@ -12,7 +24,7 @@ package final class ProcessSession: PromptMemory {
     package static let shared = ProcessSession()
     private let shown = Mutex<Set<String>>([])
 
-    package func claim(_ key: String) -> Bool {
-        shown.withLock { $0.insert(key).inserted }
+    package func claim(_ key: String) -> PromptClaim {
+        PromptClaim(shouldPrompt: shown.withLock { $0.insert(key).inserted })
     }
 }

@@ -2,29 +2,49 @@ import VersionGateCore
 
 /// Every file operation the library makes, behind one protocol so tests can
 /// put another file system under a client (`System.files`). The production
-/// one is `POSIXFiles`. Paths are absolute; nothing here follows a policy of
-/// its own beyond "never hang, never balloon, never half-write".
+/// one is `POSIXFiles`. Nothing here hangs (only regular files are read,
+/// non-blocking), balloons (reads are bounded) or half-writes (temp file +
+/// rename), and nothing another user could have written is trusted.
 package protocol FileSystem: Sendable {
     /// What identifies this version of the file (stat); nil when absent.
     func identity(of path: String) -> FileIdentity?
-    /// A regular file's bytes, at most `maxBytes`; a FIFO, device or larger
-    /// file is refused (`.config`, naming the path) and never waited on.
-    func read(_ path: String, maxBytes: Int) throws(GateFailure) -> (bytes: [UInt8], identity: FileIdentity)
-    /// Replaces `path` atomically (temp file + rename), creating missing
-    /// directories 0700; `durable` fsyncs first. False when it could not.
+    /// A regular file's bytes, at most `maxBytes`, if `trust` allows the file
+    /// (and, for `.private`, its directory); otherwise `.config` naming the
+    /// path and the problem. A FIFO, device or larger file is never waited on.
+    func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
+        -> (bytes: [UInt8], identity: FileIdentity)
+    /// Replaces `path` in a private directory atomically (temp file +
+    /// rename), creating missing directories 0700; `durable` fsyncs first.
+    /// False when it could not, or the directory is not the user's own.
     func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> Bool
     func remove(_ path: String)
     /// Creates `path` empty, mode 0600, only if nothing is there (O_EXCL,
-    /// never through a symlink), its directory 0700 if missing.
+    /// never through a symlink), in a private directory made 0700 if missing.
     func createExclusively(_ path: String) -> ExclusiveCreation
+    /// nil when `path` is a directory the user owns that no one else may
+    /// enter (mode 0700, as XDG asks of $XDG_RUNTIME_DIR); else why not.
+    func privateBaseProblem(_ path: String) -> String?
     /// Whether a file changed so recently that a second write could still
     /// land with the same timestamps, so a parse of it must not be trusted
     /// to stay current (git's "racily clean" rule).
     func isRecentlyChanged(_ identity: FileIdentity) -> Bool
 }
 
+/// Whose files a read may use (SPEC §10).
+package enum FileTrust: Sendable, Equatable {
+    /// A gate document: owned by root or the user, not writable by others
+    /// (group-writable is allowed: a team may share one).
+    case document
+    /// The library's own cache or state: a file the user owns, not writable
+    /// by others, in a directory the user owns that neither group nor others
+    /// can write, reached without following a symlink.
+    case `private`
+}
+
 package enum ExclusiveCreation: Sendable, Equatable {
-    case created, alreadyThere, failed
+    case created, alreadyThere
+    /// Nothing was created; the reason, for the result's note.
+    case failed(String)
 }
 
 /// Device, inode, size and both timestamps: equal identities mean the same
