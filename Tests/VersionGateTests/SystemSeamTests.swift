@@ -56,6 +56,7 @@ final class SystemSeamTests: XCTestCase {
             return .failed("refused by the test")
         }
         func privateBaseProblem(_ path: String) -> String? { nil }
+        func lock(_ path: String, until deadline: Deadline) -> FileLock? { nil }
         func isRecentlyChanged(_ identity: FileIdentity) -> Bool { false }
     }
 

@@ -52,11 +52,28 @@ package final class RemoteSource: ConfigSource {
             if let cached, isFresh(cached.entry, now: request.now) {
                 return .success(loaded(cached, .cacheHit, now: request.now))
             }
-            return refresh(cached, request, cacheDirectory, PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files))
+            // Launchers of this source starting together (a login) share one
+            // request: the first to lock fetches, the others wait for the
+            // lock (at most half their deadline: a stopped holder cannot
+            // keep them past it) and then find the cache it wrote.
+            let deadline = Deadline(afterMilliseconds: settings.limits.timeoutMs)
+            let burst = cacheDirectory.flatMap { directory in
+                request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)),
+                                   until: Deadline(afterMilliseconds: settings.limits.timeoutMs / 2))
+            }
+            if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, now: request.now) {
+                return .success(loaded(written, .cacheHit, now: request.now))
+            }
+            return withExtendedLifetime(burst) {
+                refresh(cached, request, deadline, cacheDirectory,
+                        PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files))
+            }
         }
     }
 
-    private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
+    private static func lockName(_ key: String) -> String { "lock-\(fnv1a64Hex(key))" }
+
+    private func refresh(_ cached: Memo?, _ request: LoadRequest, _ deadline: Deadline, _ cacheDirectory: PrivateDirectory?,
                          _ stateDirectory: PrivateDirectory?) -> Result<LoadedConfig, GateFailure> {
         let backoffFile = Backoff.fileName(forKey: fetcher.cacheKey)
         if let backoff = stateDirectory?.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode),
@@ -69,7 +86,7 @@ package final class RemoteSource: ConfigSource {
         let context = FetchContext(
             previousETag: cached?.entry.etag, appVersion: request.appVersion, languageCode: request.languageCode,
             transport: settings.transport, limits: settings.limits,
-            deadline: Deadline(afterMilliseconds: settings.limits.timeoutMs), state: stateDirectory,
+            deadline: deadline, state: stateDirectory,
             now: request.now, device: DeviceFacts.read(request.environment))
         let outcome: FetchOutcome
         do {

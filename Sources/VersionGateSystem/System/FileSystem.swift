@@ -21,6 +21,11 @@ package protocol FileSystem: Sendable {
     /// Creates `path` empty, mode 0600, only if nothing is there (O_EXCL,
     /// never through a symlink), in a private directory made 0700 if missing.
     func createExclusively(_ path: String) -> ExclusiveCreation
+    /// An exclusive lock on `path` (a lock file in a private directory,
+    /// made if missing), waited for until `deadline`; nil when it could not
+    /// be had by then. Released when the FileLock goes away, and by the
+    /// kernel when its holder dies.
+    func lock(_ path: String, until deadline: Deadline) -> FileLock?
     /// nil when `path` is a directory the user owns that no one else may
     /// enter (mode 0700, as XDG asks of $XDG_RUNTIME_DIR); else why not.
     func privateBaseProblem(_ path: String) -> String?
@@ -39,6 +44,17 @@ package enum FileTrust: Sendable, Equatable {
     /// by others, in a directory the user owns that neither group nor others
     /// can write, reached without following a symlink.
     case `private`
+}
+
+/// A held lock; dropping it releases it.
+package final class FileLock: Sendable {
+    private let release: @Sendable () -> Void
+
+    package init(release: @escaping @Sendable () -> Void) {
+        self.release = release
+    }
+
+    deinit { release() }
 }
 
 package enum ExclusiveCreation: Sendable, Equatable {
