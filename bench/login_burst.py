@@ -43,7 +43,8 @@ def burst(server, library, index):
     env = env_for(library, root)
     procs = [subprocess.Popen([sys.executable, "-c", CHILD, server.url(name), "1.0.38", "{}"], env=env, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(16)]
-    time.sleep(1.0)
+    for p in procs:
+        assert p.stdout.readline().strip() == "ready"
     for p in procs:
         p.stdin.write("go\n")
         p.stdin.flush()

@@ -42,11 +42,12 @@ final class RemoteOverTimeTests: XCTestCase {
     }
 
     /// One launcher start at `now`.
-    private func check(_ s: Setup, at now: Int64, _ version: String = "1.0.38",
+    private func check(_ s: Setup, at now: Int64, _ version: String = "1.0.38", boot: BootInstant? = nil,
                        options: [String: String] = [:]) throws -> GateResult {
         s.clock.set(now)
         let clock = s.clock
-        let client = GateClient(system: System(wallClock: { clock.now() }, environment: s.environment))
+        let client = GateClient(system: System(wallClock: { clock.now() }, environment: s.environment,
+                                               bootClock: { boot }))
         try client.set("source", s.url)
         try client.set("session_scope", "process")
         for (key, value) in options { try client.set(key, value) }
@@ -119,6 +120,24 @@ final class RemoteOverTimeTests: XCTestCase {
         // Before the fetch: the entry claims to come from the future.
         XCTAssertEqual(try check(s, at: t0 - hour).origin, "fresh_fetch")
         XCTAssertEqual(try documentRequests(s), 2)
+    }
+
+    /// The wall clock set back 30 minutes an hour after the fetch: by the wall
+    /// the cache is 30 minutes old, by the boot clock an hour: it is due.
+    func testAWallClockSetBackDoesNotMakeAnOldCacheYoung() throws {
+        let s = try setup("setback")
+        let t0 = Self.t0
+        let fetchedAt = BootInstant(bootID: "boot-a", seconds: 1000)
+        XCTAssertEqual(try check(s, at: t0, boot: fetchedAt).origin, "fresh_fetch")
+        let anHourLater = BootInstant(bootID: "boot-a", seconds: 1000 + hour)
+        let due = try check(s, at: t0 + 1800, boot: anHourLater)
+        XCTAssertEqual(due.origin, "fresh_fetch", "an hour really passed")
+        XCTAssertEqual(try documentRequests(s), 2)
+        // Another boot: the boot clocks say nothing about each other, the wall decides.
+        let otherBoot = BootInstant(bootID: "boot-b", seconds: 10)
+        XCTAssertEqual(try check(s, at: t0 + 1800 + 60, boot: otherBoot).origin, "cache_hit")
+        // Without a boot clock at all (a kernel without boot ids), the wall decides too.
+        XCTAssertEqual(try check(s, at: t0 + 1800 + 120).configAgeSeconds, 120)
     }
 
     @discardableResult

@@ -17,13 +17,15 @@ import pytest
 
 from remote_helpers import Loopback, child_env, flat_doc
 
-#: One check from a fresh process, started when its stdin says "go": so the
-#: whole burst is spawned first and then released at once. Prints the
-#: result JSON plus the check's own elapsed seconds.
+#: One check from a fresh process: it prints "ready" once the library is
+#: loaded and checks when its stdin says "go", so a whole burst is spawned
+#: first and then released at once. Prints the result JSON plus the check's
+#: own elapsed seconds.
 CHILD = r"""
 import json, sys, time
 import versiongate as vg
 url, version, options = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+print("ready", flush=True)
 sys.stdin.readline()
 with vg.Client(source=url, session_scope="process", **options) as c:
     start = time.monotonic()
@@ -57,7 +59,13 @@ def spawn(url, version, options, dirs, count):
             for _ in range(count)]
 
 
+def wait_ready(procs):
+    for p in procs:
+        assert p.stdout.readline().strip() == "ready", p.stderr.read()
+
+
 def release(procs):
+    wait_ready(procs)
     for p in procs:
         p.stdin.write("go\n")
         p.stdin.flush()
@@ -77,7 +85,6 @@ def test_sixteen_launchers_at_once_make_one_request(server, dirs):
     server.document(name, flat_doc("1.0.39", "1.0.41"), next=[{"delay_s": 0.2}] * 16)
     url = server.url(name)
     procs = spawn(url, "1.0.38", {"timeout_ms": "3000"}, dirs, 16)
-    time.sleep(1.0)          # every interpreter up and waiting on stdin
     release(procs)
     answers = results(procs)
     assert [a["status"] for a in answers] == ["MANDATORY"] * 16, answers
@@ -104,7 +111,6 @@ def test_a_stopped_lock_holder_never_holds_the_others_past_their_deadline(server
     try:
         timeout_ms = 600
         waiters = spawn(url, "1.0.38", {"timeout_ms": str(timeout_ms)}, dirs, 5)
-        time.sleep(1.0)
         release(waiters)
         answers = results(waiters)
     finally:

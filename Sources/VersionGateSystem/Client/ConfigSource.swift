@@ -19,14 +19,17 @@ package struct LoadRequest: Sendable {
     package var now: Int64
     /// Where caches, state and documents are read and written.
     package var files: any FileSystem = POSIXFiles()
+    /// The boot clock at the check, to age caches by time that really passed.
+    package var boot: BootInstant?
 
     package init(appVersion: String?, localeOption: String?, environment: CheckEnvironment, now: Int64,
-                 files: any FileSystem = POSIXFiles()) {
+                 files: any FileSystem = POSIXFiles(), boot: BootInstant? = nil) {
         self.appVersion = appVersion
         self.localeOption = localeOption
         self.environment = environment
         self.now = now
         self.files = files
+        self.boot = boot
     }
 
     /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).

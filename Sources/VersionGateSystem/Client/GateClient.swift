@@ -50,7 +50,8 @@ package final class GateClient: Sendable {
         let sourceName = (try? source.get())?.name
 
         let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
-                                  environment: environment, now: system.wallClock(), files: system.files)
+                                  environment: environment, now: system.wallClock(), files: system.files,
+                                  boot: system.bootClock())
         let loaded: LoadedConfig
         switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
@@ -97,7 +98,8 @@ package final class GateClient: Sendable {
         let settings = state.withLock { $0 }
         let (options, source) = (settings.options, settings.source)
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
-                                  now: system.wallClock(), files: system.files)
+                                  now: system.wallClock(), files: system.files,
+                                  boot: system.bootClock())
         let snapshot = (try? source.get())?.load(request).map(\.snapshot)
         return storeLocator.resolve(options, try? snapshot?.get(), environment, files: system.files)
     }

@@ -86,6 +86,7 @@ package struct POSIXFiles: FileSystem {
             unlinkat(directory, temporary, 0)
             return false
         }
+        Self.removeDebris(in: directory, of: name)
         return true
     }
 
@@ -214,6 +215,36 @@ package struct POSIXFiles: FileSystem {
         }
         return nil
     }
+
+    /// Temp files of `name` that a writer killed between create and rename
+    /// left behind, removed once they are old enough that no live writer can
+    /// still be filling them: debris never piles up.
+    private static func removeDebris(in directory: Int32, of name: String) {
+        let copy = dup(directory)
+        guard copy >= 0, let stream = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return
+        }
+        defer { closedir(stream) }
+        let prefix = "." + name + "."
+        // "Now" as the file system saw it: the file just renamed into place.
+        var written = stat()
+        guard fstatat(directory, name, &written, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+        let now = Int64(written.st_mtim.tv_sec)
+        while let entry = readdir(stream) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix) else { continue }
+            var s = stat()
+            guard fstatat(directory, entryName, &s, AT_SYMLINK_NOFOLLOW) == 0, s.st_uid == geteuid(),
+                  now &- Int64(s.st_mtim.tv_sec) > debrisAgeSeconds else { continue }
+            unlinkat(directory, entryName, 0)
+        }
+    }
+
+    /// Longer than any write takes.
+    private static let debrisAgeSeconds: Int64 = 10
 
     /// mkdir -p with mode 0700 for what we create.
     private static func makeDirectories(_ path: String) -> Bool {

@@ -9,6 +9,8 @@ package struct CachedConfig: Sendable, Equatable {
 
     package var key: String
     package var fetchedAt: Int64
+    /// The boot clock at the fetch, when known.
+    package var fetchedAtBoot: BootInstant? = nil
     package var etag: String?
     /// Server freshness (Cache-Control max-age), already capped.
     package var maxAgeSeconds: Int?
@@ -30,6 +32,10 @@ package struct CachedConfig: Sendable, Equatable {
         if let etag { object["etag"] = .string(etag) }
         if let maxAgeSeconds { object["max_age_s"] = .string(String(maxAgeSeconds)) }
         if let version = config.templateVersion { object["template_version"] = .string(String(version)) }
+        if let boot = fetchedAtBoot {
+            object["boot_id"] = .string(boot.bootID)
+            object["boot_s"] = .string(String(boot.seconds))
+        }
         return JSONValue.object(object).encoded()
     }
 
@@ -72,7 +78,12 @@ package struct CachedConfig: Sendable, Equatable {
             maxAge = Int(age)
         default: return nil
         }
-        return CachedConfig(key: key, fetchedAt: fetchedAt, etag: etag, maxAgeSeconds: maxAge, empty: empty,
-                            config: config)
+        var boot: BootInstant?
+        if case .string(let id)? = value["boot_id"], case .string(let seconds)? = value["boot_s"],
+           let bootSeconds = Int64(decimal: seconds) {
+            boot = BootInstant(bootID: id, seconds: bootSeconds)
+        }
+        return CachedConfig(key: key, fetchedAt: fetchedAt, fetchedAtBoot: boot, etag: etag, maxAgeSeconds: maxAge,
+                            empty: empty, config: config)
     }
 }

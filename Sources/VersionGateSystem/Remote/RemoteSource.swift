@@ -44,13 +44,13 @@ package final class RemoteSource: ConfigSource {
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         let variables = request.environment.variables
         let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables), files: request.files)
-        if let hit = cached(cacheDirectory), isFresh(hit.entry, now: request.now) {
-            return .success(loaded(hit, .cacheHit, now: request.now))
+        if let hit = cached(cacheDirectory), isFresh(hit.entry, at: request) {
+            return .success(loaded(hit, .cacheHit, at: request))
         }
         return flight.run {
             let cached = self.cached(cacheDirectory)
-            if let cached, isFresh(cached.entry, now: request.now) {
-                return .success(loaded(cached, .cacheHit, now: request.now))
+            if let cached, isFresh(cached.entry, at: request) {
+                return .success(loaded(cached, .cacheHit, at: request))
             }
             // Launchers of this source starting together (a login) share one
             // request: the first to lock fetches, the others wait for the
@@ -61,8 +61,8 @@ package final class RemoteSource: ConfigSource {
                 request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)),
                                    until: Deadline(afterMilliseconds: settings.limits.timeoutMs / 2))
             }
-            if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, now: request.now) {
-                return .success(loaded(written, .cacheHit, now: request.now))
+            if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, at: request) {
+                return .success(loaded(written, .cacheHit, at: request))
             }
             return withExtendedLifetime(burst) {
                 refresh(cached, request, deadline, cacheDirectory,
@@ -107,11 +107,11 @@ package final class RemoteSource: ConfigSource {
         let note: String?
         switch outcome {
         case .updated(let config, let etag, let maxAge, let why):
-            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, etag: etag, maxAgeSeconds: maxAge,
+            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: etag, maxAgeSeconds: maxAge,
                                  empty: false, config: config)
             note = why
         case .empty(let templateVersion, let why):
-            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, etag: nil, maxAgeSeconds: nil,
+            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: nil, maxAgeSeconds: nil,
                                  empty: true, config: GateConfig(templateVersion: templateVersion))
             note = why
         case .notModified(let maxAge, let why):
@@ -119,6 +119,7 @@ package final class RemoteSource: ConfigSource {
                 return fallback(nil, .config("\(name): the server says nothing changed, but nothing is cached"), request)
             }
             kept.fetchedAt = request.now
+            kept.fetchedAtBoot = request.boot
             kept.maxAgeSeconds = maxAge ?? kept.maxAgeSeconds
             entry = kept
             note = why
@@ -136,7 +137,7 @@ package final class RemoteSource: ConfigSource {
         let written = cacheDirectory.flatMap { $0.write(name, entry.encoded()) ? $0.filePath(name) : nil }
         let fresh = Memo(entry: entry, snapshot: snapshot(entry), identity: written.flatMap(request.files.identity(of:)))
         memo.withLock { $0 = fresh }
-        var result = loaded(fresh, .freshFetch, now: request.now)
+        var result = loaded(fresh, .freshFetch, at: request)
         result.note = note
         return .success(result)
     }
@@ -145,9 +146,9 @@ package final class RemoteSource: ConfigSource {
     /// the embedded default, else no config at all.
     private func fallback(_ cached: Memo?, _ failure: GateFailure, _ request: LoadRequest)
         -> Result<LoadedConfig, GateFailure> {
-        if let cached, settings.maxStaleSeconds > 0, let age = age(of: cached.entry, now: request.now),
+        if let cached, settings.maxStaleSeconds > 0, let age = age(of: cached.entry, at: request),
            age <= settings.maxStaleSeconds {
-            var result = loaded(cached, .cacheAfterError, now: request.now)
+            var result = loaded(cached, .cacheAfterError, at: request)
             result.fetchFailure = failure
             return .success(result)
         }
@@ -157,20 +158,30 @@ package final class RemoteSource: ConfigSource {
         return .failure(failure)
     }
 
-    private func loaded(_ memo: Memo, _ origin: LoadedConfig.Origin, now: Int64) -> LoadedConfig {
-        LoadedConfig(snapshot: memo.snapshot, origin: origin, ageSeconds: age(of: memo.entry, now: now))
+    private func loaded(_ memo: Memo, _ origin: LoadedConfig.Origin, at request: LoadRequest) -> LoadedConfig {
+        LoadedConfig(snapshot: memo.snapshot, origin: origin, ageSeconds: age(of: memo.entry, at: request))
     }
 
-    private func isFresh(_ entry: CachedConfig, now: Int64) -> Bool {
-        guard let age = age(of: entry, now: now) else { return false }
+    private func isFresh(_ entry: CachedConfig, at request: LoadRequest) -> Bool {
+        guard let age = age(of: entry, at: request) else { return false }
         let ttl = entry.maxAgeSeconds.map(Int64.init) ?? settings.cacheTTLSeconds
         return age < ttl
     }
 
-    /// nil when the entry claims to come from the future (clock moved back, or a bad file).
-    private func age(of entry: CachedConfig, now: Int64) -> Int64? {
-        let age = now &- entry.fetchedAt
-        return age >= 0 ? age : nil
+    /// How long ago the entry was fetched: by the wall clock, and never less
+    /// than the boot clock says when both are of this boot, so a wall clock
+    /// moved back cannot make an old cache young. nil when the entry claims
+    /// to come from the future (a clock moved back, or a bad file): such an
+    /// entry is never fresh, never a fallback.
+    private func age(of entry: CachedConfig, at request: LoadRequest) -> Int64? {
+        let wall = request.now &- entry.fetchedAt
+        guard wall >= 0 else { return nil }
+        if let then = entry.fetchedAtBoot, let now = request.boot, then.bootID == now.bootID {
+            let elapsed = now.seconds &- then.seconds
+            guard elapsed >= 0 else { return nil }
+            return max(wall, elapsed)
+        }
+        return wall
     }
 
     private func snapshot(_ entry: CachedConfig) -> GateSnapshot {

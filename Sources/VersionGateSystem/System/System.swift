@@ -14,14 +14,19 @@ package struct System: Sendable {
     package var environment: CheckEnvironment
     package var files: any FileSystem
     package var processes: any ProcessLauncher
+    /// Seconds since this boot, with the boot's id: a clock no one sets,
+    /// so a wall clock moved back cannot make an old cache young.
+    package var bootClock: @Sendable () -> BootInstant?
 
     package init(wallClock: @escaping @Sendable () -> Int64 = System.realTimeSeconds,
                  environment: CheckEnvironment = .current(), files: any FileSystem = POSIXFiles(),
-                 processes: any ProcessLauncher = POSIXProcesses()) {
+                 processes: any ProcessLauncher = POSIXProcesses(),
+                 bootClock: @escaping @Sendable () -> BootInstant? = BootInstant.now) {
         self.wallClock = wallClock
         self.environment = environment
         self.files = files
         self.processes = processes
+        self.bootClock = bootClock
     }
 
     package static let live = System()
