@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 
 import fake_clock
+import pytest
+
 import versiongate as vg
 
 REPO = Path(__file__).resolve().parents[2]
@@ -180,6 +182,15 @@ class Loopback:
             return log
         path = "/doc/" + name
         return [r for r in log if r["path"].split("?")[0] == path]
+
+
+@pytest.fixture(name="server")
+def server_fixture():
+    """A loopback server of the test's own, stopped after it; a traceback
+    the server wrote fails the test."""
+    s = Loopback()
+    yield s
+    assert s.stop() == "", "the loopback server wrote tracebacks"
 
 
 def unused_port() -> int:

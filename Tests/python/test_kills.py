@@ -10,12 +10,13 @@ import random
 import time
 
 from remote_helpers import cache_file, flat_doc
-from test_login_burst import dirs, release, results, server, spawn  # noqa: F401  (fixtures)
+from remote_helpers import server_fixture  # noqa: F401  (the server fixture)
+from test_login_burst import dirs, release, results, spawn  # noqa: F401  (the dirs fixture)
 
 KILLS = 30
 
 
-def test_thirty_kills_mid_fetch_leave_whole_files_and_no_pile_of_debris(server, dirs):  # noqa: F811
+def test_thirty_kills_mid_fetch_leave_whole_files_and_no_pile_of_debris(server, dirs):
     name = "kills"
     rng = random.Random(20261201)
     # Each answer comes after 0-30 ms, so a kill lands before, during or after it.

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from remote_helpers import Loopback, child_env, flat_doc
+from remote_helpers import child_env, flat_doc, server_fixture  # noqa: F401  (the server fixture)
 
 #: One check from a fresh process: it prints "ready" once the library is
 #: loaded and checks when its stdin says "go", so a whole burst is spawned
@@ -34,13 +34,6 @@ with vg.Client(source=url, session_scope="process", **options) as c:
     out["_elapsed"] = time.monotonic() - start
 print(json.dumps(out), flush=True)
 """
-
-
-@pytest.fixture
-def server():
-    s = Loopback()
-    yield s
-    assert s.stop() == "", "the loopback server wrote tracebacks"
 
 
 @pytest.fixture

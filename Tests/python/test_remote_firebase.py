@@ -11,19 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from remote_helpers import DAY, HOUR, REPO, T0, Loopback, check
+from remote_helpers import DAY, HOUR, REPO, T0, check, server_fixture  # noqa: F401  (the server fixture)
 
 FIXTURES = Path(os.environ.get("VG_FIXTURES", REPO / "Tests" / "Fixtures"))
 
 APP_ID = "1:123456789012:web:0a1b2c3d4e5f60718293a4"
 FID = re.compile(r"^[cdef][A-Za-z0-9_-]{21}$")
-
-
-@pytest.fixture
-def server():
-    s = Loopback()
-    yield s
-    assert s.stop() == "", "the loopback server wrote tracebacks"
 
 
 @pytest.fixture
