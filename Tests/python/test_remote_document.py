@@ -243,11 +243,13 @@ def test_defaults_used_when_nothing_else(xdg, tmp_path):
     # while a usable cache wins over the defaults
     r = check(url2, "1.0.20", T0 + 2 * HOUR, defaults=str(defaults))
     assert (r["status"], r["origin"]) == ("MANDATORY", "cache_after_error")
-    # defaults that are themselves broken: UP_TO_DATE with the fetch error
+    # defaults that are themselves broken: UP_TO_DATE with VG_ECONFIG naming
+    # the defaults file, and the fetch error in the same message
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     r = check(url, "1.0.1", T0, defaults=str(broken))
-    assert (r["status"], r["origin"], r["error"]) == ("UP_TO_DATE", "none", ENETWORK)
+    assert (r["status"], r["origin"], r["error"]) == ("UP_TO_DATE", "none", ECONFIG)
+    assert str(broken) in r["error_message"] and "cannot connect" in r["error_message"], r
 
 
 def test_http_404_with_cache(server, xdg, name):

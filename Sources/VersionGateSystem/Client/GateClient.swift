@@ -57,7 +57,7 @@ package final class GateClient: Sendable {
         case .success(let config): loaded = config
         case .failure(let failure):
             return GateResult(failOpen: failure, language: environment.language(option: settings.options.locale),
-                              source: sourceName)
+                              source: sourceName, current: request.appVersion)
         }
 
         let snapshot = loaded.snapshot

@@ -152,10 +152,14 @@ package final class RemoteSource: ConfigSource {
             result.fetchFailure = failure
             return .success(result)
         }
-        if let defaults = settings.defaults, case .success(let local) = defaults.load(request) {
+        guard let defaults = settings.defaults else { return .failure(failure) }
+        switch defaults.load(request) {
+        case .success(let local):
             return .success(LoadedConfig(snapshot: local.snapshot, origin: .embeddedDefault, fetchFailure: failure))
+        case .failure(let refused):
+            // Both are worth fixing; the defaults problem is the operator's own.
+            return .failure(.config("defaults: \(refused.message); and \(failure.message)"))
         }
-        return .failure(failure)
     }
 
     private func loaded(_ memo: Memo, _ origin: LoadedConfig.Origin, at request: LoadRequest) -> LoadedConfig {
