@@ -17,6 +17,16 @@
  *  - Strings are NUL-terminated UTF-8. Strings returned as `const char *`
  *    are owned by the object they came from.
  *
+ * Fork: in a fork() child of a process that loaded the library, the calls
+ * on clients (vg_client_set, vg_client_check, vg_check, vg_client_store_url,
+ * vg_store_url, vg_open_url) return VG_EFORK at once, checks with a
+ * fail-open result, without touching any lock or state inherited from the
+ * parent (another thread may have held it); vg_client_last_error returns a
+ * static message. The pure functions (vg_version_compare, vg_decide,
+ * vg_strerror, vg_library_version), vg_client_new, the result getters and
+ * the frees work there. A child that needs checks execs, or loads the
+ * library after the fork.
+ *
  * Fail-safe: every error yields VG_STATUS_UP_TO_DATE. vg_client_check and
  * vg_check always write a result to a non-NULL `out`, even when they return
  * an error, so a caller that ignores every return code is still safe (it
@@ -57,7 +67,7 @@ typedef enum vg_error {
     VG_ETOOLARGE = -8, /* a response (decoded) over its byte cap */
     VG_ETLS = -9,      /* TLS handshake or certificate verification failed */
     VG_EPOLICY = -10,  /* a URL or redirect refused by the URL rules */
-    VG_EFORK = -11,    /* network use refused in a fork() child */
+    VG_EFORK = -11,    /* refused in a fork() child (see "Fork" above) */
     VG_EHTTP = -12,    /* the server answered with an error (HTTP status or error body) */
     VG_EBACKOFF = -13, /* no request made: backing off after the server throttled us */
     VG_EOPEN = -14     /* no handler could open the URL (xdg-open failed) */

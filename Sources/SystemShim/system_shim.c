@@ -1,9 +1,28 @@
 #include "system_shim.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 extern char **environ;
+
+/* Set in every fork() child, grandchildren included (the handler is
+ * inherited), before the child runs any code of its own: a child must not
+ * touch a lock or state another thread of the parent may have held. */
+static volatile sig_atomic_t forked;
+
+static void mark_forked(void) { forked = 1; }
+
+__attribute__((constructor)) static void watch_for_fork(void)
+{
+    pthread_atfork(NULL, NULL, mark_forked);
+}
+
+int vg_system_is_fork_child(void)
+{
+    return forked;
+}
 
 int vg_system_open(const char *path, int flags, unsigned int mode)
 {

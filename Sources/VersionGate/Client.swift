@@ -31,6 +31,7 @@ public func vg_client_free(_ client: OpaquePointer?) {
 public func vg_client_set(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                           _ value: UnsafePointer<CChar>?) -> Int32 {
     guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
     let outcome: GateFailure?
     if let key, let keyText = String(validatingCString: key) {
         if let value, String(validatingCString: value) == nil {
@@ -53,6 +54,7 @@ public func vg_client_set(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?
 @_cdecl("vg_client_last_error")
 public func vg_client_last_error(_ client: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let handle = clientHandle(client) else { return staticCString("client is NULL") }
+    if ForkGuard.refusal != nil { return staticCString("this process is a fork() child: the client cannot be used") }
     return handle.lastError.withLock { $0?.cString }
 }
 
@@ -60,6 +62,7 @@ public func vg_client_last_error(_ client: OpaquePointer?) -> UnsafePointer<CCha
 public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                             _ current: UnsafePointer<CChar>?) -> Int32 {
     guard let out else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return deliver(GateResult(failOpen: forked), to: out) }
     return deliver(check(clientHandle(client)?.client, current), to: out)
 }
 
@@ -67,6 +70,7 @@ public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clie
 public func vg_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ source: UnsafePointer<CChar>?,
                      _ current: UnsafePointer<CChar>?) -> Int32 {
     guard let out else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return deliver(GateResult(failOpen: forked), to: out) }
     guard let source, let sourceText = String(validatingCString: source) else {
         return deliver(GateResult(failOpen: .invalidArgument("source is NULL or not valid UTF-8")), to: out)
     }

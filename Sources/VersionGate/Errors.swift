@@ -15,7 +15,7 @@ private let errorTable: [(code: vg_error, kind: GateFailure.Kind?, name: StaticS
     (VG_ETOOLARGE, .tooLarge, "VG_ETOOLARGE", "response over its size limit"),
     (VG_ETLS, .tls, "VG_ETLS", "TLS handshake or certificate verification failed"),
     (VG_EPOLICY, .policy, "VG_EPOLICY", "URL or redirect refused by policy"),
-    (VG_EFORK, .forked, "VG_EFORK", "network use refused in a fork() child"),
+    (VG_EFORK, .forked, "VG_EFORK", "refused in a fork() child"),
     (VG_EHTTP, .http, "VG_EHTTP", "the server answered with an error"),
     (VG_EBACKOFF, .backoff, "VG_EBACKOFF", "backing off after the server throttled requests"),
     (VG_EOPEN, .openFailed, "VG_EOPEN", "no handler could open the URL"),

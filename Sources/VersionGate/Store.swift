@@ -7,6 +7,7 @@ public func vg_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>
                          _ appID: UnsafePointer<CChar>?) -> Int32 {
     guard let out else { return VG_EINVAL.rawValue }
     out.pointee = nil
+    if let forked = ForkGuard.refusal { return forked.code }
     guard let storeText = store.flatMap({ String(validatingCString: $0) }), let kind = StoreKind(rawValue: storeText),
           let appText = appID.flatMap({ String(validatingCString: $0) }) else { return VG_EINVAL.rawValue }
     out.pointee = mallocCopy(StoreLocator.url(store: kind, appID: appText))
@@ -19,6 +20,7 @@ public func vg_client_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer
     guard let out else { return VG_EINVAL.rawValue }
     out.pointee = nil
     guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
     out.pointee = mallocCopy(handle.client.storeResolution().url)
     return VG_OK.rawValue
 }
@@ -26,6 +28,7 @@ public func vg_client_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer
 @_cdecl("vg_open_url")
 public func vg_open_url(_ url: UnsafePointer<CChar>?) -> Int32 {
     guard let text = url.flatMap({ String(validatingCString: $0) }) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
     switch URLOpener.open(text).outcome {
     case .opened, .launched: return VG_OK.rawValue
     case .refused: return VG_EPOLICY.rawValue

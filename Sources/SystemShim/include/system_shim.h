@@ -23,6 +23,10 @@ VG_SYSTEM_HIDDEN int vg_system_fcntl(int fd, int command, int argument);
 /* The process environment, as posix_spawn takes it. */
 VG_SYSTEM_HIDDEN char **vg_system_environ(void);
 
+/* 1 in a fork() child of the process that loaded the library (a
+ * pthread_atfork handler registered at load sets it), else 0. */
+VG_SYSTEM_HIDDEN int vg_system_is_fork_child(void);
+
 /* S_ISREG and S_ISDIR: 1 or 0. */
 VG_SYSTEM_HIDDEN int vg_system_is_regular(mode_t mode);
 VG_SYSTEM_HIDDEN int vg_system_is_directory(mode_t mode);

@@ -1,0 +1,60 @@
+"""A good guest in a host that forks (Python multiprocessing with the fork
+start method): a fork child's checks fail open with VG_EFORK at once, even
+while another thread of the parent holds a fetch in flight (the child
+inherits that thread's locks, held, with no thread to release them)."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+
+import versiongate as vg
+from remote_helpers import flat_doc, server_fixture  # noqa: F401  (the server fixture)
+
+EFORK = -11
+
+
+def _check_in_child(client, local_path, queue):
+    out = []
+    start = time.monotonic()
+    with client.check("1.0.38") as r:                # the parent's client, mid-fetch
+        out.append((r.code, r.json()["status"], time.monotonic() - start))
+    with vg.check(local_path, "1.0.38") as r:        # the one-shot call, a local document
+        out.append((r.code, r.json()["status"]))
+    try:                                           # configuring a new client
+        vg.Client(source=local_path)
+        out.append("configured")
+    except vg.VersionGateError as e:
+        out.append(e.code)
+    queue.put(out)
+
+
+def test_a_fork_child_mid_fetch_fails_open_with_efork(server, tmp_path):
+    server.document("hang", flat_doc(), next=[{"delay_s": 4}])
+    url = server.url("hang")
+    local = tmp_path / "gate.json"
+    local.write_text(flat_doc())
+    client = vg.Client(source=url, session_scope="process", timeout_ms="3000")
+    fetching = threading.Thread(target=lambda: client.check("1.0.38").close())
+    fetching.start()
+    deadline = time.monotonic() + 10
+    while not server.requests("hang"):
+        assert time.monotonic() < deadline, "the fetch never reached the server"
+        time.sleep(0.01)
+
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_check_in_child, args=(client, str(local), queue))
+    child.start()
+    child.join(15)
+    try:
+        assert child.exitcode == 0, "the fork child died (exit code %s)" % child.exitcode
+        [(code, status, elapsed), (local_code, local_status), configuring] = queue.get(timeout=5)
+        assert (code, status) == (EFORK, "UP_TO_DATE")
+        assert elapsed < 0.5, "the child waited for the parent's fetch (%.2f s)" % elapsed
+        assert (local_code, local_status) == (EFORK, "UP_TO_DATE")
+        assert configuring == EFORK
+    finally:
+        fetching.join(10)
+        client.close()
