@@ -5,6 +5,8 @@ xdg-open on PATH that records its argv."""
 import json
 import os
 import stat
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -105,6 +107,7 @@ def fake_xdg_open(tmp_path, monkeypatch):
 
     def calls():
         return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+    calls.bin_dir = bin_dir
     return calls
 
 
@@ -131,3 +134,26 @@ def test_open_url_refuses_before_running_anything(fake_xdg_open):
 def test_open_url_reports_a_failed_handler(fake_xdg_open, monkeypatch):
     monkeypatch.setenv("FAKE_EXIT_https", "4")
     assert vg.open_url("https://flathub.org/apps/com.example.Launcher") == vg.Error.EOPEN
+
+
+def test_open_url_never_runs_a_program_from_the_working_directory(fake_xdg_open, monkeypatch, tmp_path):
+    """An empty PATH entry (or "." or a relative one) means the current
+    directory: an xdg-open planted there must not run."""
+    planted_log = tmp_path / "planted.log"
+    work = tmp_path / "work"
+    (work / "bin").mkdir(parents=True)
+    for where in (work / "xdg-open", work / "bin" / "xdg-open"):
+        where.write_text("#!/bin/sh\necho planted >> %s\n" % planted_log)
+        where.chmod(0o755)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("PATH", ":.:bin:%s" % empty)
+    assert vg.open_url("https://flathub.org/apps/com.example.Launcher") == vg.Error.EOPEN
+    assert not planted_log.exists(), "xdg-open ran from the working directory"
+    # The real one in an absolute entry, after the relative ones, is found.
+    # (python3 for the fake's #! line comes after it)
+    monkeypatch.setenv("PATH", ":.:bin:%s:%s:%s" % (empty, fake_xdg_open.bin_dir, Path(sys.executable).parent))
+    assert vg.open_url("https://flathub.org/apps/com.example.Launcher") == vg.Error.OK
+    assert not planted_log.exists()
+    assert fake_xdg_open() == [["https://flathub.org/apps/com.example.Launcher"]]

@@ -4,7 +4,9 @@ import SystemShim
 import Glibc
 #endif
 
-/// The ProcessLauncher of the real machine: posix_spawnp with an argument
+/// The ProcessLauncher of the real machine: posix_spawn of the program found
+/// in an absolute $PATH entry (an empty or relative entry means the working
+/// directory, where anyone may have put an `xdg-open`), with an argument
 /// vector (no shell ever parses an argument), in a new session, with
 /// stdin/stdout/stderr on /dev/null and none of the host's other
 /// descriptors, default signal dispositions and an empty signal mask.
@@ -48,10 +50,27 @@ package struct POSIXProcesses: ProcessLauncher {
 
     /// A start failure as an operator reads it.
     package static func describe(_ code: Int32, _ program: String) -> String {
-        code == ENOENT ? "\(program) not found on PATH" : String(cString: strerror(code))
+        code == ENOENT ? "\(program) not found in an absolute PATH entry" : String(cString: strerror(code))
+    }
+
+    /// The first executable `program` in an absolute entry of $PATH (the
+    /// usual default path when $PATH is unset); nil when there is none.
+    package static func resolve(_ program: String, path: String?) -> String? {
+        let entries = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        for entry in entries where entry.hasPrefix("/") {
+            let candidate = (entry.hasSuffix("/") ? String(entry) : entry + "/") + program
+            var s = stat()
+            if stat(candidate, &s) == 0, vg_system_is_regular(s.st_mode) != 0, access(candidate, X_OK) == 0 {
+                return candidate
+            }
+        }
+        return nil
     }
 
     private static func spawn(_ program: String, _ argument: String) -> Result<pid_t, SpawnError> {
+        guard let executable = resolve(program, path: getenv("PATH").flatMap { String(validatingCString: $0) }) else {
+            return .failure(SpawnError(code: ENOENT))
+        }
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         guard posix_spawn_file_actions_init(&actions) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
@@ -80,7 +99,7 @@ package struct POSIXProcesses: ProcessLauncher {
         defer { argv.forEach { free($0) } }
         guard argv[0] != nil, argv[1] != nil else { return .failure(SpawnError(code: ENOMEM)) }
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, program, &actions, &attributes, argv, vg_system_environ())
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, vg_system_environ())
         return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
     }
 
