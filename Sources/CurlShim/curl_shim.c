@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -135,6 +136,16 @@ static vgh_outcome classify(CURLcode code, const sink *body, const sink *headers
     }
 }
 
+/* Every socket close-on-exec from its birth (SOCK_CLOEXEC: no window in
+ * which a host thread's fork + exec could inherit it), so a program the
+ * host runs meanwhile never holds our connections. */
+static curl_socket_t open_socket(void *unused, curlsocktype purpose, struct curl_sockaddr *address)
+{
+    (void)unused;
+    (void)purpose;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
 #define SET(option, value) (api.easy_setopt(easy, option, value) == CURLE_OK)
 
 static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *headers, sink *body,
@@ -160,6 +171,7 @@ static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *heade
         && SET(CURLOPT_HEADERFUNCTION, on_header)
         && SET(CURLOPT_HEADERDATA, head)
         && SET(CURLOPT_ERRORBUFFER, error_buffer)
+        && SET(CURLOPT_OPENSOCKETFUNCTION, open_socket)
         && (!rq->post || (SET(CURLOPT_POST, 1L)
                           && SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)rq->body_length)
                           && SET(CURLOPT_POSTFIELDS, rq->body ? rq->body : "")));

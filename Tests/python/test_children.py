@@ -1,0 +1,56 @@
+"""Nothing of the library's leaks into the host's children: a program the
+host runs with system() while a fetch is in flight holds none of the
+library's network connections (opened close-on-exec, SOCK_CLOEXEC).
+
+Known limit: libcurl 7.88 makes its resolver's and wakeup's AF_UNIX
+socketpairs itself, without close-on-exec and with no option to ask
+otherwise; a child can inherit those two (they carry no data of ours)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import threading
+import time
+
+import versiongate as vg
+from remote_helpers import flat_doc, server_fixture  # noqa: F401  (the server fixture)
+
+
+def test_system_during_a_fetch_inherits_no_socket(server, tmp_path):
+    server.document("slow", flat_doc(), next=[{"delay_s": 2}])
+    url = server.url("slow")
+    listing = tmp_path / "fds.txt"
+    with vg.Client(source=url, session_scope="process", timeout_ms="5000") as client:
+        fetching = threading.Thread(target=lambda: client.check("1.0.38").close())
+        fetching.start()
+        deadline = time.monotonic() + 10
+        while not server.requests("slow"):
+            assert time.monotonic() < deadline, "the fetch never reached the server"
+            time.sleep(0.01)
+        # system(): fork + exec of a shell, with every descriptor not marked
+        # close-on-exec; the child lists the TCP connections it holds.
+        assert os.system("%s -c %s > %s 2>&1" % (sys.executable, shlex.quote(LIST_TCP), listing)) == 0
+        fetching.join(10)
+    inherited = listing.read_text().split()
+    assert inherited == [], "the child inherited TCP connections: %s" % inherited
+
+
+#: Prints each descriptor of this process that is a TCP socket.
+LIST_TCP = r"""
+import os
+tcp = set()
+for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+    try:
+        tcp |= {line.split()[9] for line in open(table).read().splitlines()[1:]}
+    except OSError:
+        pass
+for fd in os.listdir("/proc/self/fd"):
+    try:
+        target = os.readlink("/proc/self/fd/" + fd)
+    except OSError:
+        continue
+    if target.startswith("socket:[") and target[8:-1] in tcp:
+        print(fd, target)
+"""
