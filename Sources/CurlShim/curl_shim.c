@@ -146,11 +146,28 @@ static curl_socket_t open_socket(void *unused, curlsocktype purpose, struct curl
     return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
 }
 
+/* CURLOPT_NOPROXY replaces the environment's list instead of adding to it:
+ * so the list is the host's no_proxy (or NO_PROXY) plus loopback, which no
+ * proxy must ever see. "*" (no proxy at all) stays "*". Fits `out` or
+ * falls back to loopback alone. */
+static const char *no_proxy_list(char *out, size_t size)
+{
+    static const char loopback[] = "127.0.0.1,::1,localhost";
+    const char *host = getenv("no_proxy");
+    if (!host || !*host) host = getenv("NO_PROXY");
+    if (!host || !*host) return loopback;
+    if (strcmp(host, "*") == 0) return "*";
+    int n = snprintf(out, size, "%s,%s", host, loopback);
+    return n > 0 && (size_t)n < size ? out : loopback;
+}
+
 #define SET(option, value) (api.easy_setopt(easy, option, value) == CURLE_OK)
 
 static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *headers, sink *body,
                      sink *head, char *error_buffer)
 {
+    char no_proxy_buffer[4096];                    /* curl copies string options */
+    const char *no_proxy = no_proxy_list(no_proxy_buffer, sizeof no_proxy_buffer);
     return SET(CURLOPT_URL, rq->url)
         && SET(CURLOPT_NOSIGNAL, 1L)               /* no SIGALRM: we are in someone's process */
         && SET(CURLOPT_QUICK_EXIT, 1L)             /* never wait for a stuck resolver thread */
@@ -161,7 +178,7 @@ static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *heade
         && SET(CURLOPT_SSL_VERIFYPEER, 1L)
         && SET(CURLOPT_SSL_VERIFYHOST, 2L)
         && (rq->ca_file == NULL || SET(CURLOPT_CAINFO, rq->ca_file))
-        && SET(CURLOPT_NOPROXY, "127.0.0.1,::1,localhost")
+        && SET(CURLOPT_NOPROXY, no_proxy)
         && SET(CURLOPT_ACCEPT_ENCODING, "")        /* decoded bytes are what the cap counts */
         && SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)rq->max_body_bytes)
         && SET(CURLOPT_USERAGENT, "VersionGate/0.1")
