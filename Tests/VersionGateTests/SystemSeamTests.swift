@@ -37,7 +37,7 @@ final class SystemSeamTests: XCTestCase {
         XCTAssertEqual(launcher.arguments, [])
         let unknown = URLOpener.open("https://flathub.org/apps/org.example.App", policy: .standard, webFallback: nil,
                                      timeoutMs: 1000, processes: launcher)
-        XCTAssertEqual(unknown.outcome, .launched, "started, outcome unknown: never reported as opened")
+        XCTAssertEqual(unknown.outcome, .failed, "started, outcome unknown: never reported as opened")
     }
 
     /// A file system that refuses everything: the login session's marker

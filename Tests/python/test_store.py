@@ -5,6 +5,7 @@ xdg-open on PATH that records its argv."""
 import json
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -157,3 +158,24 @@ def test_open_url_never_runs_a_program_from_the_working_directory(fake_xdg_open,
     assert vg.open_url("https://flathub.org/apps/com.example.Launcher") == vg.Error.OK
     assert not planted_log.exists()
     assert fake_xdg_open() == [["https://flathub.org/apps/com.example.Launcher"]]
+
+
+#: A host that ignores SIGCHLD (common in daemons): the kernel reaps its
+#: children, so no exit status can be had for xdg-open.
+IGNORES_SIGCHLD = r"""
+import signal, sys
+import versiongate as vg
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+print(int(vg.open_url(sys.argv[1])))
+"""
+
+
+@pytest.mark.parametrize("exit_code", ["0", "3"])
+def test_open_url_never_claims_success_it_cannot_know(fake_xdg_open, monkeypatch, exit_code):
+    monkeypatch.setenv("FAKE_EXIT_appstream", exit_code)
+    env = dict(os.environ, PYTHONPATH=str(Path(vg.__file__).parent), VERSIONGATE_LIB=str(vg.LIBRARY_PATH))
+    done = subprocess.run([sys.executable, "-c", IGNORES_SIGCHLD, "appstream:com.example.Launcher"],
+                          capture_output=True, text=True, timeout=30, env=env)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == vg.Error.EOPEN, "reported %s without knowing how xdg-open ended" % done.stdout
+    assert fake_xdg_open() == [["appstream:com.example.Launcher"]], "ran, and no web page guessed after it"

@@ -6,12 +6,13 @@ package struct URLOpenResult: Sendable, Equatable {
         /// `xdg-open` exited 0.
         case opened
         /// `xdg-open` was started but had not exited at the deadline (with
-        /// `$BROWSER` it may *be* the browser), or its status was collected
-        /// by someone else (a host with SIGCHLD ignored). Left running.
+        /// `$BROWSER` it may *be* the browser). Left running.
         case launched
         /// The policy refused the URL: nothing was run.
         case refused
-        /// `xdg-open` could not be started, exited non-zero or was killed.
+        /// `xdg-open` could not be started, exited non-zero, was killed, or
+        /// its exit status cannot be known (a host that ignores SIGCHLD has
+        /// its children reaped by the kernel).
         case failed
     }
     package var outcome: Outcome
@@ -84,7 +85,9 @@ package enum URLOpener {
         case .killed(let signal): return result(.failed, nil, "killed by signal \(signal)")
         case .exited(0): return result(.opened, 0, "opened")
         case .exited(let code): return result(.failed, code, "exited with status \(code)")
-        case .statusUnavailable: return result(.launched, nil, "started; exit status not available")
+        case .statusUnavailable:
+            // Not a success we can vouch for, so not reported as one (nor is the web page tried).
+            return result(.failed, nil, "started, but its exit status is not available (does the host ignore SIGCHLD?)")
         case .stillRunning: return result(.launched, nil, "started; still running at the deadline")
         }
     }

@@ -145,6 +145,12 @@ package struct POSIXProcesses: ProcessLauncher {
         defer { pthread_attr_destroy(&attributes) }
         _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         _ = pthread_attr_setstacksize(&attributes, 256 << 10)
+        // The reaper takes no signal meant for the host: it starts with all
+        // of them blocked (a new thread inherits the creator's mask).
+        var all = sigset_t(), saved = sigset_t()
+        sigfillset(&all)
+        pthread_sigmask(SIG_SETMASK, &all, &saved)
+        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
         var thread = pthread_t()
         _ = pthread_create(&thread, &attributes, { argument in
             let pid = pid_t(truncatingIfNeeded: Int(bitPattern: argument))
