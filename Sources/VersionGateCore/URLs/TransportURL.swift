@@ -4,6 +4,13 @@
 package struct TransportURL: Sendable, Equatable {
     package let scheme: String      // "https" or "http", lower-case
     package let host: String        // lower-case; IPv6 without brackets
+    /// As written; nil for the scheme's default.
+    package let port: String?
+
+    /// Same scheme, host and port: where credentials may follow.
+    package func isSameOrigin(_ other: TransportURL) -> Bool {
+        scheme == other.scheme && host == other.host && port == other.port
+    }
 
     /// The longest URL anything here accepts, requested or returned.
     package static let maxBytes = 2048
@@ -25,14 +32,15 @@ package struct TransportURL: Sendable, Equatable {
         let scheme = String(decoding: text[..<colon], as: UTF8.self).lowercased()
         let authority = URLAuthority(afterSlashes: String(decoding: text[(colon + 3)...], as: UTF8.self)[...])
         guard !authority.hasUserInfo else { return refuse("user information is not allowed") }
-        guard let host = authority.hostAndPort?.host, !host.isEmpty else { return refuse("no host") }
+        guard let parts = authority.hostAndPort, !parts.host.isEmpty else { return refuse("no host") }
+        let host = parts.host
         switch scheme {
         case "https": break
         case "http" where isLoopback(host): break
         case "http": return refuse("plain http is allowed only to loopback addresses")
         default: return refuse("scheme \(scheme) is not allowed")
         }
-        return .success(TransportURL(scheme: scheme, host: host))
+        return .success(TransportURL(scheme: scheme, host: host, port: parts.port.map(String.init)))
     }
 
     /// A redirect may only go where a request may, keeping its scheme.

@@ -49,7 +49,8 @@ package struct FirebaseFetcher: ConfigFetcher {
         if let token = installation.token {
             headers.append((name: "X-Goog-Firebase-Installations-Auth", value: token))
         }
-        let request = HTTPRequest(url: url, body: body(context, installation).encoded(), headers: headers)
+        let request = HTTPRequest(url: url, body: body(context, installation).encoded(), headers: headers,
+                                  credentialsStayWithOrigin: true)
         let response: HTTPResponse
         do {
             response = try context.transport.send(request, limits: context.requestLimits)

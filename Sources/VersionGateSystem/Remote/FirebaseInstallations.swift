@@ -139,7 +139,8 @@ package struct FirebaseInstallations: Sendable {
         let request = HTTPRequest(url: url, body: body.encoded(),
                                   headers: [(name: "Content-Type", value: "application/json"),
                                             (name: "Accept", value: "application/json"),
-                                            (name: "x-goog-api-key", value: apiKey)] + extraHeaders)
+                                            (name: "x-goog-api-key", value: apiKey)] + extraHeaders,
+                                  credentialsStayWithOrigin: true)
         var attempts = 0
         while true {
             attempts += 1

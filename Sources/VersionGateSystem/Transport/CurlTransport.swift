@@ -29,7 +29,12 @@ package struct CurlTransport: HTTPTransport {
                 throw TransportError(kind: .tooManyRedirects,
                     message: "\(quoted(request.url)): more than \(limits.maxRedirects) redirects")
             }
-            current = try TransportURL.checkRedirect(from: current, to: location).get()
+            let next = try TransportURL.checkRedirect(from: current, to: location).get()
+            if request.credentialsStayWithOrigin && !next.isSameOrigin(current) {
+                throw TransportError(kind: .refusedRedirect, message: "redirect to \(quoted(location)) refused: "
+                                     + "it leaves \(current.host) and the request carries credentials")
+            }
+            current = next
             // 307/308 repeat the request as it was; the others become a GET.
             if exchange.status != 307 && exchange.status != 308 { body = nil }
             url = location

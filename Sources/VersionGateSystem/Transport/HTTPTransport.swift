@@ -14,11 +14,17 @@ package struct HTTPRequest: Sendable {
     package var body: [UInt8]?
     /// Extra request headers, e.g. ("If-None-Match", etag).
     package var headers: [(name: String, value: String)] = []
+    /// The request carries credentials (an API key, a token, a registration
+    /// body): a redirect to another origin is refused rather than followed,
+    /// so they never reach a host they were not meant for.
+    package var credentialsStayWithOrigin = false
 
-    package init(url: String, body: [UInt8]? = nil, headers: [(name: String, value: String)] = []) {
+    package init(url: String, body: [UInt8]? = nil, headers: [(name: String, value: String)] = [],
+                 credentialsStayWithOrigin: Bool = false) {
         self.url = url
         self.body = body
         self.headers = headers
+        self.credentialsStayWithOrigin = credentialsStayWithOrigin
     }
 }
 
