@@ -1,0 +1,52 @@
+"""Memory that does not only grow: 20,000 distinct remote sources, each
+through a new client that is freed afterwards, add less than 2 MiB to the
+process (per-source state is dropped with its last client)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from remote_helpers import REPO, unused_port
+
+#: Checks `count` distinct unreachable sources, a new client each, and
+#: prints VmRSS (kB) after the first `warm` and at the end.
+CHILD = r"""
+import json, sys
+import versiongate as vg
+port, warm, count = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+def rss():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+marks = {}
+for n in range(count):
+    with vg.Client(source="http://127.0.0.1:%d/gate-%d.json" % (port, n), session_scope="process",
+                   timeout_ms="200", max_stale_s="0") as c, c.check("1.0.38") as r:
+        assert r.json()["status"] == "UP_TO_DATE"
+    if n + 1 in (warm, count):
+        marks[n + 1] = rss()
+print(json.dumps(marks))
+"""
+
+
+def rss_growth_kib(library: str, tmp_path, warm: int = 2000, count: int = 22000) -> int:
+    """kB added between `warm` and `count` sources by `library`."""
+    for d in ("cache", "state"):
+        (tmp_path / d).mkdir(mode=0o700, exist_ok=True)
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "VERSIONGATE_LIB": library,
+           "PYTHONPATH": str(REPO / "examples" / "python"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", CHILD, str(unused_port()), str(warm), str(count)], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    marks = json.loads(out.stdout)
+    return marks[str(count)] - marks[str(warm)]
+
+
+def test_twenty_thousand_distinct_sources_add_less_than_two_mib(tmp_path):
+    import versiongate as vg
+    grown = rss_growth_kib(str(vg.LIBRARY_PATH), tmp_path)
+    assert grown < 2048, "20,000 sources added %d kB" % grown
