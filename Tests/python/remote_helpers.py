@@ -193,6 +193,18 @@ def server_fixture():
     assert s.stop() == "", "the loopback server wrote tracebacks"
 
 
+def fetch_in_flight(client, server: Loopback, name: str, version: str = "1.0.38") -> threading.Thread:
+    """A thread checking `version` on `client`, returned once its request
+    has reached /doc/<name> (the fetch is then in flight); join it after."""
+    fetching = threading.Thread(target=lambda: client.check(version).close())
+    fetching.start()
+    deadline = time.monotonic() + 10
+    while not server.requests(name):
+        assert time.monotonic() < deadline, "the fetch never reached the server"
+        time.sleep(0.01)
+    return fetching
+
+
 def unused_port() -> int:
     """A loopback port nothing listens on (connection refused)."""
     import socket

@@ -11,11 +11,9 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-import threading
-import time
 
 import versiongate as vg
-from remote_helpers import flat_doc, server_fixture  # noqa: F401  (the server fixture)
+from remote_helpers import fetch_in_flight, flat_doc, server_fixture  # noqa: F401  (the server fixture)
 
 
 def test_system_during_a_fetch_inherits_no_socket(server, tmp_path):
@@ -23,12 +21,7 @@ def test_system_during_a_fetch_inherits_no_socket(server, tmp_path):
     url = server.url("slow")
     listing = tmp_path / "fds.txt"
     with vg.Client(source=url, session_scope="process", timeout_ms="5000") as client:
-        fetching = threading.Thread(target=lambda: client.check("1.0.38").close())
-        fetching.start()
-        deadline = time.monotonic() + 10
-        while not server.requests("slow"):
-            assert time.monotonic() < deadline, "the fetch never reached the server"
-            time.sleep(0.01)
+        fetching = fetch_in_flight(client, server, "slow")
         # system(): fork + exec of a shell, with every descriptor not marked
         # close-on-exec; the child lists the TCP connections it holds.
         assert os.system("%s -c %s > %s 2>&1" % (sys.executable, shlex.quote(LIST_TCP), listing)) == 0

@@ -6,11 +6,10 @@ inherits that thread's locks, held, with no thread to release them)."""
 from __future__ import annotations
 
 import multiprocessing
-import threading
 import time
 
 import versiongate as vg
-from remote_helpers import flat_doc, server_fixture  # noqa: F401  (the server fixture)
+from remote_helpers import fetch_in_flight, flat_doc, server_fixture  # noqa: F401  (the server fixture)
 
 EFORK = -11
 
@@ -36,12 +35,7 @@ def test_a_fork_child_mid_fetch_fails_open_with_efork(server, tmp_path):
     local = tmp_path / "gate.json"
     local.write_text(flat_doc())
     client = vg.Client(source=url, session_scope="process", timeout_ms="3000")
-    fetching = threading.Thread(target=lambda: client.check("1.0.38").close())
-    fetching.start()
-    deadline = time.monotonic() + 10
-    while not server.requests("hang"):
-        assert time.monotonic() < deadline, "the fetch never reached the server"
-        time.sleep(0.01)
+    fetching = fetch_in_flight(client, server, "hang")
 
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
