@@ -123,7 +123,9 @@ vg_status vg_decide(const char *current, const char *min_required,
 int vg_client_new(vg_client **out);
 
 /* Free a client and everything it owns. NULL is allowed. Results obtained
- * from the client stay valid (free them separately). */
+ * from the client stay valid (free them separately). Like free(), only
+ * once no other call on this client is running or can start: the caller
+ * orders it after every thread is done with the client. */
 void vg_client_free(vg_client *client);
 
 /* Set an option. Keys and values are strings so any FFI can set them and
@@ -185,7 +187,8 @@ int vg_client_set(vg_client *client, const char *key, const char *value);
 
 /* Why the last vg_client_set on this client failed, or NULL if it did not.
  * Owned by the client; valid until the next vg_client_set or
- * vg_client_free. NULL client -> a static message. */
+ * vg_client_free, on any thread: read it on the thread that configures the
+ * client, before it configures it again. NULL client -> a static message. */
 const char *vg_client_last_error(const vg_client *client);
 
 /* May `current_version` run?
