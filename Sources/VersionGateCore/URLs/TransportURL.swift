@@ -17,7 +17,7 @@ package struct TransportURL: Sendable, Equatable {
 
     package static func check(_ url: String) -> Result<TransportURL, TransportError> {
         func refuse(_ why: String) -> Result<TransportURL, TransportError> {
-            .failure(TransportError(kind: .refusedURL, message: "\(quoted(url)) refused: \(why)"))
+            .failure(TransportError(kind: .refusedURL, message: "\(OneLine.quoted(url)) refused: \(why)"))
         }
         let bytes = url.utf8
         guard !bytes.isEmpty, bytes.count <= maxBytes else { return refuse("must be 1-\(maxBytes) bytes") }
@@ -50,7 +50,7 @@ package struct TransportURL: Sendable, Equatable {
             return .failure(TransportError(kind: .refusedRedirect, message: "redirect to \(error.message)"))
         case .success(let next) where next.scheme != from.scheme:
             return .failure(TransportError(kind: .refusedRedirect,
-                message: "redirect to \(quoted(target)) refused: it changes the scheme from \(from.scheme)"))
+                message: "redirect to \(OneLine.quoted(target)) refused: it changes the scheme from \(from.scheme)"))
         case .success(let next):
             return .success(next)
         }
@@ -64,6 +64,3 @@ package struct TransportURL: Sendable, Equatable {
             && octets.allSatisfy { $0.count <= 3 && !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
     }
 }
-
-/// A URL quoted in a message: at most 200 characters, made one-line safe.
-package func quoted(_ url: String) -> String { OneLine.quoted(url) }

@@ -19,18 +19,10 @@ package struct LoadRequest: Sendable {
     package var now: Int64
     /// Where caches, state and documents are read and written.
     package var files: any FileSystem = POSIXFiles()
-    /// The boot clock at the check, to age caches by time that really passed.
-    package var boot: BootInstant?
-
-    package init(appVersion: String?, localeOption: String?, environment: CheckEnvironment, now: Int64,
-                 files: any FileSystem = POSIXFiles(), boot: BootInstant? = nil) {
-        self.appVersion = appVersion
-        self.localeOption = localeOption
-        self.environment = environment
-        self.now = now
-        self.files = files
-        self.boot = boot
-    }
+    /// The boot clock, read only by the sources that age a cache by it.
+    package var bootClock: @Sendable () -> BootInstant? = { nil }
+    /// `bootClock` as RemoteSource read it once for this load.
+    package var boot: BootInstant? = nil
 
     /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).
     package var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }

@@ -51,7 +51,7 @@ package final class GateClient: Sendable {
 
         let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
                                   environment: environment, now: system.wallClock(), files: system.files,
-                                  boot: system.bootClock())
+                                  bootClock: system.bootClock)
         let loaded: LoadedConfig
         switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
@@ -99,7 +99,7 @@ package final class GateClient: Sendable {
         let (options, source) = (settings.options, settings.source)
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
                                   now: system.wallClock(), files: system.files,
-                                  boot: system.bootClock())
+                                  bootClock: system.bootClock)
         let snapshot = (try? source.get())?.load(request).map(\.snapshot)
         return storeLocator.resolve(options, try? snapshot?.get(), environment, files: system.files)
     }

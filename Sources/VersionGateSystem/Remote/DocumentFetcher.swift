@@ -27,11 +27,11 @@ package struct DocumentFetcher: ConfigFetcher {
                 let config = try GateDocument.parse(response.body)
                 return .updated(config, etag: CachingHeaders.etag(response.header("etag")), maxAgeSeconds: maxAge, note: nil)
             } catch {
-                throw FetchFailure(.config("\(quoted(url)) \(error.message)"))
+                throw FetchFailure(.config("\(OneLine.quoted(url)) \(error.message)"))
             }
         default:
             throw FetchFailure(
-                GateFailure(.http, "\(quoted(url)): HTTP \(response.status)"),
+                GateFailure(.http, "\(OneLine.quoted(url)): HTTP \(response.status)"),
                 throttled: CachingHeaders.isThrottling(response.status),
                 retryAfterSeconds: CachingHeaders.retryAfterSeconds(response.header("retry-after"), url: response.url))
         }

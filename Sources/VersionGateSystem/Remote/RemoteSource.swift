@@ -42,6 +42,8 @@ package final class RemoteSource: ConfigSource {
     package var name: String { fetcher.name }
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
+        var request = request
+        request.boot = request.bootClock()   // once per load; local documents never pay for it
         let variables = request.environment.variables
         let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables), files: request.files)
         if let hit = cached(cacheDirectory), isFresh(hit.entry, at: request) {

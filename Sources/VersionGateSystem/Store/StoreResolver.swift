@@ -66,7 +66,7 @@ package struct StoreResolver: Sendable {
             }
             // The store's web page backs up a non-https choice; never itself.
             let web = links?.webFallback.flatMap { policy.refusal(of: $0) == nil && $0 != candidate.url ? $0 : nil }
-            if index > 0 || !notes.isEmpty { notes.append("using \(quoted(candidate.url))") }
+            if index > 0 || !notes.isEmpty { notes.append("using \(OneLine.quoted(candidate.url))") }
             return StoreResolution(url: candidate.url, webFallback: web, note: Self.joined(notes),
                                    configRefusal: configRefusal)
         }

@@ -54,7 +54,7 @@ package enum URLOpener {
     package static func open(_ url: String, policy: StoreURLPolicy, webFallback: String?, timeoutMs: Int,
                              processes: any ProcessLauncher = System.live.processes) -> URLOpenResult {
         if let why = refusal(url, policy) {
-            return URLOpenResult(outcome: .refused, url: nil, exitStatus: nil, message: "\(quoted(url)) refused: \(why)")
+            return URLOpenResult(outcome: .refused, url: nil, exitStatus: nil, message: "\(OneLine.quoted(url)) refused: \(why)")
         }
         let deadline = Deadline(afterMilliseconds: min(max(timeoutMs, 0), 600_000))
         let first = run(url, deadline, processes)
@@ -62,7 +62,7 @@ package enum URLOpener {
               !url.lowercased().hasPrefix("https:"), let webFallback else { return first }
         guard webFallback.lowercased().hasPrefix("https:"), refusal(webFallback, policy) == nil else {
             return URLOpenResult(outcome: .failed, url: url, exitStatus: status,
-                                 message: first.message + "; web fallback \(quoted(webFallback)) refused")
+                                 message: first.message + "; web fallback \(OneLine.quoted(webFallback)) refused")
         }
         var second = run(webFallback, deadline, processes)
         second.message = first.message + "; then " + second.message
@@ -78,7 +78,7 @@ package enum URLOpener {
 
     private static func run(_ url: String, _ deadline: Deadline, _ processes: any ProcessLauncher) -> URLOpenResult {
         func result(_ outcome: URLOpenResult.Outcome, _ status: Int32?, _ what: String) -> URLOpenResult {
-            URLOpenResult(outcome: outcome, url: url, exitStatus: status, message: "\(program) \(quoted(url)): \(what)")
+            URLOpenResult(outcome: outcome, url: url, exitStatus: status, message: "\(program) \(OneLine.quoted(url)): \(what)")
         }
         switch processes.run(program, url, until: deadline) {
         case .cannotStart(let code): return result(.failed, nil, "cannot start (\(POSIXProcesses.describe(code, program)))")

@@ -69,15 +69,4 @@ package struct FileIdentity: Equatable, Sendable {
     package var device: UInt64, inode: UInt64, size: Int64
     package var modifiedSeconds: Int64, modifiedNanoseconds: Int64
     package var changedSeconds: Int64, changedNanoseconds: Int64
-
-    package init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64,
-                 changedSeconds: Int64, changedNanoseconds: Int64) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modifiedSeconds = modifiedSeconds
-        self.modifiedNanoseconds = modifiedNanoseconds
-        self.changedSeconds = changedSeconds
-        self.changedNanoseconds = changedNanoseconds
-    }
 }

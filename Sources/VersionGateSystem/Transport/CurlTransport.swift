@@ -17,7 +17,7 @@ package struct CurlTransport: HTTPTransport {
         while true {
             let remaining = deadline.remainingMilliseconds
             guard remaining > 0 else {
-                throw TransportError(kind: .timeout, message: "\(quoted(request.url)): timed out after \(limits.timeoutMs) ms")
+                throw TransportError(kind: .timeout, message: "\(OneLine.quoted(request.url)): timed out after \(limits.timeoutMs) ms")
             }
             let exchange = try perform(url: url, body: body, headers: request.headers, timeoutMs: remaining,
                                        limits: limits, originalURL: request.url)
@@ -27,11 +27,11 @@ package struct CurlTransport: HTTPTransport {
             hops += 1
             guard hops <= limits.maxRedirects else {
                 throw TransportError(kind: .tooManyRedirects,
-                    message: "\(quoted(request.url)): more than \(limits.maxRedirects) redirects")
+                    message: "\(OneLine.quoted(request.url)): more than \(limits.maxRedirects) redirects")
             }
             let next = try TransportURL.checkRedirect(from: current, to: location).get()
             if request.credentialsStayWithOrigin && !next.isSameOrigin(current) {
-                throw TransportError(kind: .refusedRedirect, message: "redirect to \(quoted(location)) refused: "
+                throw TransportError(kind: .refusedRedirect, message: "redirect to \(OneLine.quoted(location)) refused: "
                                      + "it leaves \(current.host) and the request carries credentials")
             }
             current = next
@@ -104,7 +104,7 @@ package struct CurlTransport: HTTPTransport {
 
     private static func describe(_ outcome: vgh_outcome, url: String, original: String, limits: TransportLimits,
                                  detail: String) -> String {
-        let place = url == original ? quoted(url) : "\(quoted(original)) (redirected to \(quoted(url)))"
+        let place = url == original ? OneLine.quoted(url) : "\(OneLine.quoted(original)) (redirected to \(OneLine.quoted(url)))"
         switch outcome {
         case VGH_TIMEOUT: return "\(place): timed out after \(limits.timeoutMs) ms (\(detail))"
         case VGH_TOO_LARGE: return "\(place): response over the \(limits.maxBodyBytes)-byte limit"
