@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -183,6 +184,10 @@ class Sandbox:
         os.chmod(self.root / "versiongate.py", 0o644)
         self.child = make_file(self.root / "child.py", CHILD)
         self.cases = make_dir(self.root / "cases")
+        # Under scripts/proof the children carry a sanitizer runtime, whose
+        # log_path may lie where nobody cannot go (a 0700 clone): their
+        # reports go here instead, and any report fails the run.
+        self.reports = make_dir(self.root / "sanitizer-reports", mode=0o777)
         self._count = 0
         self.python = self._find_python()
 
@@ -197,7 +202,7 @@ class Sandbox:
         tried = []
         for candidate in dict.fromkeys(c for c in candidates if c):
             proc = subprocess.run(self.setpriv + [candidate, "-c", "import ctypes, json, signal"],
-                                  env={"PATH": PATH}, capture_output=True, text=True, timeout=CHILD_TIMEOUT,
+                                  env=self.env(), capture_output=True, text=True, timeout=CHILD_TIMEOUT,
                                   stdin=subprocess.DEVNULL)
             if proc.returncode == 0:
                 return candidate
@@ -213,6 +218,9 @@ class Sandbox:
         """The child's whole environment: PATH, VERSIONGATE_LIB (the copy)
         and what the test passes (None leaves a variable out)."""
         env = {"PATH": PATH, "VERSIONGATE_LIB": str(self.lib), "PYTHONDONTWRITEBYTECODE": "1"}
+        for name in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
+            if name in os.environ:
+                env[name] = re.sub(r"log_path=[^: ]*", "log_path=%s/report" % self.reports, os.environ[name])
         for key, value in variables.items():
             if value is not None:
                 env[key] = value if isinstance(value, bytes) else str(value)
@@ -249,6 +257,10 @@ class Sandbox:
                              % (timeout, shlex.join(argv[-4:-1]), stderr.decode(errors="replace")[-2000:]))
         wall = time.monotonic() - start
         err = stderr.decode(errors="replace")
+        reports = sorted(self.reports.glob("report*"))
+        if reports:
+            raise ChildError("the unprivileged child wrote a sanitizer report:\n"
+                             + reports[0].read_text(errors="replace")[-3000:])
         if proc.returncode != 0:
             raise ChildError("the unprivileged child exited with %s\nstderr: %s"
                              % (_exit_text(proc.returncode), err[-3000:]))
