@@ -441,7 +441,7 @@ def test_no_home_and_no_xdg_variables(sandbox, case, server, doc_name):
     cwd, = user_dirs(case, "cwd")
     doc = optional_doc(case)
     env = sandbox.env()
-    assert set(env) - {"ASAN_OPTIONS", "TSAN_OPTIONS"} == {"PATH", "VERSIONGATE_LIB", "PYTHONDONTWRITEBYTECODE"}
+    assert set(env) - {"ASAN_OPTIONS", "TSAN_OPTIONS", "LD_PRELOAD"} == {"PATH", "VERSIONGATE_LIB", "PYTHONDONTWRITEBYTECODE"}
     out = sandbox.run({"checks": [check_spec(url, "1.0.40"), check_spec(url, "1.0.38"),
                                   check_spec(doc, "1.0", repeat=2)]}, env, cwd=cwd)
     remote_optional, remote_mandatory, local_first, local_second = out["results"]

@@ -188,11 +188,28 @@ class Sandbox:
         # log_path may lie where nobody cannot go (a 0700 clone): their
         # reports go here instead, and any report fails the run.
         self.reports = make_dir(self.root / "sanitizer-reports", mode=0o777)
+        self.preload = self._reachable_preload()
         self._count = 0
         self.python = self._find_python()
 
     def close(self):
         shutil.rmtree(self.root, ignore_errors=True)
+
+    def _reachable(self, path: str) -> str:
+        """`path`, or a copy in the sandbox when nobody cannot reach it (a
+        file of scripts/proof's inside a 0700 clone)."""
+        p = Path(path)
+        if all(os.stat(d).st_mode & 0o001 for d in p.parents) and os.stat(p).st_mode & 0o004:
+            return path
+        copy = make_dir(self.root / "reachable") / ("%d-%s" % (len(os.listdir(self.root / "reachable")), p.name))
+        shutil.copyfile(p, copy)
+        os.chmod(copy, 0o755)
+        return str(copy)
+
+    def _reachable_preload(self) -> str:
+        """The sanitizer runtimes scripts/proof preloads, each reachable."""
+        entries = os.environ.get("LD_PRELOAD", "").replace(":", " ").split()
+        return " ".join(self._reachable(e) if os.path.isfile(e) else e for e in entries)
 
     def _find_python(self) -> str:
         """A python3 the unprivileged user can run (pytest's own may sit
@@ -220,7 +237,11 @@ class Sandbox:
         env = {"PATH": PATH, "VERSIONGATE_LIB": str(self.lib), "PYTHONDONTWRITEBYTECODE": "1"}
         for name in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
             if name in os.environ:
-                env[name] = re.sub(r"log_path=[^: ]*", "log_path=%s/report" % self.reports, os.environ[name])
+                value = re.sub(r"log_path=[^: ]*", "log_path=%s/report" % self.reports, os.environ[name])
+                env[name] = re.sub(r"suppressions=([^: ]*)", lambda m: "suppressions=" + self._reachable(m.group(1)),
+                                   value)
+        if self.preload:
+            env["LD_PRELOAD"] = self.preload
         for key, value in variables.items():
             if value is not None:
                 env[key] = value if isinstance(value, bytes) else str(value)
