@@ -27,6 +27,13 @@
  * the frees work there. A child that needs checks execs, or loads the
  * library after the fork.
  *
+ * Deadlines: a call on a client returns within its "timeout_ms" plus 10 %.
+ * One deadline is set when the call starts and shared by all it waits for:
+ * another thread's fetch of the same source (a waiter then uses that
+ * fetch's outcome, a failure too, instead of fetching again), the fetch and
+ * every request in it, and the App Store lookup. vg_open_url waits at most
+ * about 5 s for xdg-open.
+ *
  * Fail-safe: every error yields VG_STATUS_UP_TO_DATE. vg_client_check and
  * vg_check always write a result to a non-NULL `out`, even when they return
  * an error, so a caller that ignores every return code is still safe (it
@@ -153,7 +160,7 @@ void vg_client_free(vg_client *client);
  *   "package_name": [A-Za-z0-9._-]{1,256}; default none.
  *       Package name sent to Firebase (selects the project's config).
  *   "timeout_ms": 1-60000; default 3000.
- *       One deadline for a check's network requests.
+ *       One deadline per call: a wait for another fetch, the fetch, the store lookup.
  *   "cache_ttl_s": 0-2592000; default 3600.
  *       How long a fetched config answers without network (a server max-age wins).
  *   "max_stale_s": 0-2592000; default 86400.

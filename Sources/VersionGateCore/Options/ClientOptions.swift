@@ -114,7 +114,7 @@ extension ClientOptions {
             o.packageName = try v.map { v throws(GateFailure) in try token("package_name", v, 256, extra: "._-") }
         },
         OptionSpec(key: "timeout_ms", accepts: "1-60000", defaultText: "3000",
-                   summary: "one deadline for a check's network requests") { o, v throws(GateFailure) in
+                   summary: "one deadline per call: a wait for another fetch, the fetch, the store lookup") { o, v throws(GateFailure) in
             o.timeoutMs = try v.map { v throws(GateFailure) in Int(try number("timeout_ms", v, 1...60_000)) } ?? 3000
         },
         OptionSpec(key: "cache_ttl_s", accepts: "0-2592000", defaultText: "3600",

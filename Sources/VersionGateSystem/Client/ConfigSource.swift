@@ -23,6 +23,9 @@ package struct LoadRequest: Sendable {
     package var bootClock: @Sendable () -> BootInstant? = { nil }
     /// `bootClock` as RemoteSource read it once for this load.
     package var boot: BootInstant? = nil
+    /// The check's one deadline, set at its entry: waiting for another
+    /// check's fetch, the fetch and every request in it share it.
+    package var deadline = Deadline(afterMilliseconds: TransportLimits().timeoutMs)
 
     /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).
     package var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }

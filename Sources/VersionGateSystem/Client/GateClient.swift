@@ -46,12 +46,14 @@ package final class GateClient: Sendable {
         let environment = system.environment
         // Borrowed through the reference, not copied: a copy retains every option.
         let settings = state.withLock { $0 }
+        // One deadline for the whole call: the config, then the store lookup.
+        let deadline = Deadline(afterMilliseconds: settings.options.timeoutMs)
         let source = settings.source
         let sourceName = (try? source.get())?.name
 
         let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
                                   environment: environment, now: system.wallClock(), files: system.files,
-                                  bootClock: system.bootClock)
+                                  bootClock: system.bootClock, deadline: deadline)
         let loaded: LoadedConfig
         switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
@@ -80,7 +82,8 @@ package final class GateClient: Sendable {
             let resolved = localeMemo.resolve(option: settings.options.locale, environment: environment)
             locale = resolved
             store = storeLocator.resolve(settings.options, snapshot, environment, files: system.files,
-                                         country: StoreLocator.country(settings.options, region: resolved.region))
+                                         country: StoreLocator.country(settings.options, region: resolved.region),
+                                         deadline: deadline)
         }
         return GateResult(verdict: verdict,
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
@@ -97,11 +100,13 @@ package final class GateClient: Sendable {
         let environment = system.environment
         let settings = state.withLock { $0 }
         let (options, source) = (settings.options, settings.source)
+        let deadline = Deadline(afterMilliseconds: options.timeoutMs)
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
                                   now: system.wallClock(), files: system.files,
-                                  bootClock: system.bootClock)
+                                  bootClock: system.bootClock, deadline: deadline)
         let snapshot = (try? source.get())?.load(request).map(\.snapshot)
-        return storeLocator.resolve(options, try? snapshot?.get(), environment, files: system.files)
+        return storeLocator.resolve(options, try? snapshot?.get(), environment, files: system.files,
+                                    country: StoreLocator.country(options, environment), deadline: deadline)
     }
 
     private func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {

@@ -19,7 +19,7 @@ package final class RemoteSource: ConfigSource {
     package let fetcher: any ConfigFetcher
     package let platform: String
     package let settings: Settings
-    /// Held across a fetch: concurrent checks wait and then find it cached.
+    /// Shared by every source with this cache key: concurrent checks make one fetch.
     private let flight: SingleFlight
     private let memo = Mutex<Memo?>(nil)
 
@@ -30,6 +30,10 @@ package final class RemoteSource: ConfigSource {
         /// Identity of the cache file it was read from or written to; nil if
         /// unknown (not written, or read while it could still change unseen).
         package let identity: FileIdentity?
+
+        func fetched(_ origin: LoadedConfig.Origin) -> FetchedConfig {
+            FetchedConfig(entry: entry, identity: identity, origin: origin, note: nil)
+        }
     }
 
     package init(fetcher: any ConfigFetcher, platform: String, settings: Settings) {
@@ -49,46 +53,67 @@ package final class RemoteSource: ConfigSource {
         if let hit = cached(cacheDirectory), isFresh(hit.entry, at: request) {
             return .success(loaded(hit, .cacheHit, at: request))
         }
-        return flight.run {
-            let cached = self.cached(cacheDirectory)
-            if let cached, isFresh(cached.entry, at: request) {
-                return .success(loaded(cached, .cacheHit, at: request))
-            }
-            // Launchers of this source starting together (a login) share one
-            // request: the first to lock fetches, the others wait for the
-            // lock (at most half their deadline: a stopped holder cannot
-            // keep them past it) and then find the cache it wrote.
-            let deadline = Deadline(afterMilliseconds: settings.limits.timeoutMs)
-            let burst = cacheDirectory.flatMap { directory in
-                request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)),
-                                   until: Deadline(afterMilliseconds: settings.limits.timeoutMs / 2))
-            }
-            if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, at: request) {
-                return .success(loaded(written, .cacheHit, at: request))
-            }
-            return withExtendedLifetime(burst) {
-                refresh(cached, request, deadline, cacheDirectory,
-                        PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files))
-            }
+        let stateDirectory = PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files)
+        switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
+        case .led(.success(let fetched)):
+            var result = loaded(remember(fetched), fetched.origin, at: request)
+            result.note = fetched.note
+            return .success(result)
+        case .waited(.success(let fetched)):
+            return .success(loaded(remember(fetched), .cacheHit, at: request))
+        case .led(.failure(let failure)), .waited(.failure(let failure)):
+            return fallback(cached(cacheDirectory), failure, request)
+        case .timedOut:
+            let failure = GateFailure(.timeout, "\(name): the deadline passed while another check was fetching it")
+            return fallback(cached(cacheDirectory), failure, request)
         }
+    }
+
+    /// One fetch for every check waiting on the flight, unless the cache
+    /// became fresh meanwhile.
+    private func fetchOnce(_ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
+                           _ stateDirectory: PrivateDirectory?) -> SingleFlight.Outcome {
+        let cached = self.cached(cacheDirectory)
+        if let cached, isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
+        // Launchers of this source starting together (a login) share one
+        // request: the first to lock fetches, the others wait for the lock
+        // (at most half what their deadline has left: a stopped holder
+        // cannot keep them past it) and then find the cache it wrote.
+        let burst = cacheDirectory.flatMap { directory in
+            request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)),
+                               until: Deadline(afterMilliseconds: request.deadline.remainingMilliseconds / 2))
+        }
+        if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, at: request) {
+            return .success(written.fetched(.cacheHit))
+        }
+        return withExtendedLifetime(burst) { refresh(cached, request, cacheDirectory, stateDirectory) }
+    }
+
+    /// What a flight brought, as this source's memo (another client's
+    /// source may have fetched it: the snapshot is built for this one's platform).
+    private func remember(_ fetched: FetchedConfig) -> Memo {
+        if let known = memo.withLock({ $0 }), known.entry == fetched.entry { return known }
+        let fresh = Memo(entry: fetched.entry, snapshot: snapshot(fetched.entry), identity: fetched.identity)
+        memo.withLock { $0 = fresh }
+        return fresh
     }
 
     private static func lockName(_ key: String) -> String { "lock-\(fnv1a64Hex(key))" }
 
-    private func refresh(_ cached: Memo?, _ request: LoadRequest, _ deadline: Deadline, _ cacheDirectory: PrivateDirectory?,
-                         _ stateDirectory: PrivateDirectory?) -> Result<LoadedConfig, GateFailure> {
+    private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
+                         _ stateDirectory: PrivateDirectory?) -> SingleFlight.Outcome {
         let backoffFile = Backoff.fileName(forKey: fetcher.cacheKey)
         if let backoff = stateDirectory?.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode),
            request.now < backoff.until, backoff.until &- request.now <= Backoff.maxRetryAfterSeconds {
             let failure = GateFailure(.backoff, "\(name): backing off after throttling; "
                                       + "no request until \(backoff.until - request.now) s from now")
-            return fallback(cached, failure, request)
+            return .failure(failure)
         }
 
         let context = FetchContext(
             previousETag: cached?.entry.etag, appVersion: request.appVersion, languageCode: request.languageCode,
             transport: settings.transport, limits: settings.limits,
-            deadline: deadline, state: stateDirectory,
+            deadline: request.deadline, state: stateDirectory,
             now: request.now, device: DeviceFacts.read(request.environment))
         let outcome: FetchOutcome
         do {
@@ -101,7 +126,7 @@ package final class RemoteSource: ConfigSource {
                                          random: &random)
                 stateDirectory.write(backoffFile, next.encoded())
             }
-            return fallback(cached, error.failure, request)
+            return .failure(error.failure)
         }
         stateDirectory?.remove(backoffFile)
 
@@ -118,7 +143,7 @@ package final class RemoteSource: ConfigSource {
             note = why
         case .notModified(let maxAge, let why):
             guard var kept = cached?.entry else {
-                return fallback(nil, .config("\(name): the server says nothing changed, but nothing is cached"), request)
+                return .failure(.config("\(name): the server says nothing changed, but nothing is cached"))
             }
             kept.fetchedAt = request.now
             kept.fetchedAtBoot = request.boot
@@ -127,8 +152,7 @@ package final class RemoteSource: ConfigSource {
             note = why
         }
         if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
-            return fallback(cached, .config("\(name): template version \(new) is older than the cached \(old); rejected"),
-                            request)
+            return .failure(.config("\(name): template version \(new) is older than the cached \(old); rejected"))
         }
 
         // The identity of the file just written, so the next check does not
@@ -137,11 +161,8 @@ package final class RemoteSource: ConfigSource {
         // stat (another process's fetch of the same moment) would pass as ours.
         let name = CachedConfig.fileName(forKey: fetcher.cacheKey)
         let written = cacheDirectory.flatMap { $0.write(name, entry.encoded()) ? $0.filePath(name) : nil }
-        let fresh = Memo(entry: entry, snapshot: snapshot(entry), identity: written.flatMap(request.files.identity(of:)))
-        memo.withLock { $0 = fresh }
-        var result = loaded(fresh, .freshFetch, at: request)
-        result.note = note
-        return .success(result)
+        return .success(FetchedConfig(entry: entry, identity: written.flatMap(request.files.identity(of:)),
+                                      origin: .freshFetch, note: note))
     }
 
     /// After a failed or skipped fetch: the cache while not too stale, else

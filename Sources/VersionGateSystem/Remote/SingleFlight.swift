@@ -1,15 +1,34 @@
 import VersionGateCore
 import Synchronization
 
-/// One lock per remote source (by cache key) for the whole process, so
-/// concurrent checks on any number of clients make one request: the first
-/// fetches, the others wait and then find the fresh cache.
+/// One fetch at a time per remote source (by cache key) for the whole
+/// process: the first check fetches, the others wait for its outcome,
+/// success or failure, and use it (a failure is not retried by each waiter
+/// in turn). A waiter stops waiting at its own deadline, however long the
+/// fetch it waits for may take. No lock is held across the fetch, so a fork
+/// child inherits none held (it is refused before reaching one anyway).
 ///
 /// The table holds its flights weakly: a flight lives as long as a source
 /// that uses it, so a host that goes through ever-new sources (and frees
 /// its clients) does not grow it without end.
-package final class SingleFlight: Sendable {
-    private let mutex = Mutex(())
+package final class SingleFlight: @unchecked Sendable {
+    package typealias Outcome = Result<FetchedConfig, GateFailure>
+
+    /// How a check took part in a flight.
+    package enum Share {
+        /// It fetched; the outcome is its own.
+        case led(Outcome)
+        /// Another check fetched meanwhile; this is its outcome.
+        case waited(Outcome)
+        /// Its deadline passed while another check was still fetching.
+        case timedOut
+    }
+
+    private let condition = Condition()
+    // Guarded by `condition`.
+    private var flying = false
+    private var landings: UInt64 = 0
+    private var lastOutcome: Outcome?
 
     private struct Entry {
         weak var flight: SingleFlight?
@@ -38,7 +57,37 @@ package final class SingleFlight: Sendable {
     /// Entries in the table, dead ones included (for tests).
     package static var tableSize: Int { table.withLock { $0.entries.count } }
 
-    package func run<R>(_ body: () -> R) -> R {
-        mutex.withLock { _ in body() }
+    /// Runs `fetch`, or, while another thread runs it, waits for that
+    /// thread's outcome until `deadline`.
+    package func join(until deadline: Deadline, _ fetch: () -> Outcome) -> Share {
+        condition.lock()
+        guard flying else {
+            flying = true
+            condition.unlock()
+            let outcome = fetch()
+            condition.lock()
+            flying = false
+            landings &+= 1
+            lastOutcome = outcome
+            condition.broadcast()
+            condition.unlock()
+            return .led(outcome)
+        }
+        defer { condition.unlock() }
+        let awaited = landings
+        while landings == awaited {
+            guard condition.wait(until: deadline) else { return .timedOut }
+        }
+        return lastOutcome.map(Share.waited) ?? .timedOut
     }
+}
+
+/// What a flight leaves for the checks that waited on it.
+package struct FetchedConfig: Sendable {
+    package let entry: CachedConfig
+    /// The cache file the entry was written to (see RemoteSource's Memo).
+    package let identity: FileIdentity?
+    /// freshFetch, or cacheHit when the cache had it after all.
+    package let origin: LoadedConfig.Origin
+    package let note: String?
 }

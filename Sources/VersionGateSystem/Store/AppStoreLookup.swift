@@ -45,6 +45,7 @@ package struct AppStoreLookup: Sendable {
         }
         let key = "\(endpoint) \(bundleID) \(cc)"
         if let cached = readCache(key) { return Answer(trackID: cached, fromCache: true) }
+        guard limits.timeoutMs > 0 else { return Answer(reason: "no time left for the iTunes lookup: the deadline passed") }
         let url = "\(endpoint)/lookup?bundleId=\(PercentEncoding.encoded(bundleID))&country=\(cc)"
         let response: HTTPResponse
         do {

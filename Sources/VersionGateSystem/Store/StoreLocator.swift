@@ -22,18 +22,20 @@ package final class StoreLocator: Sendable {
 
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
                          files: any FileSystem) -> StoreResolution {
-        resolve(options, snapshot, environment, files: files, country: Self.country(options, environment))
+        resolve(options, snapshot, environment, files: files, country: Self.country(options, environment),
+                deadline: Deadline(afterMilliseconds: options.timeoutMs))
     }
 
-    /// The same with the storefront already worked out.
+    /// The same with the storefront already worked out, and the App Store
+    /// lookup within what the call's `deadline` has left.
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
-                         files: any FileSystem, country: String) -> StoreResolution {
+                         files: any FileSystem, country: String, deadline: Deadline) -> StoreResolution {
         let inputs = Inputs(store: options.store, appID: options.appID, configURL: snapshot?.updateURLText,
                             fallbackURL: options.fallbackURL, country: country,
                             configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
         let reusable = options.store != .appstore
         if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
-        let resolution = StoreResolver(lookup: Self.lookup(options, environment, files)).resolve(
+        let resolution = StoreResolver(lookup: Self.lookup(options, environment, files, deadline)).resolve(
             store: inputs.store, appID: inputs.appID, country: inputs.country, configURL: inputs.configURL,
             fallbackURL: inputs.fallbackURL, policy: inputs.policy, configKey: inputs.configKey)
         if reusable { last.withLock { $0 = Answer(inputs: inputs, resolution: resolution) } }
@@ -67,10 +69,10 @@ package final class StoreLocator: Sendable {
     }
 
     private static func lookup(_ options: ClientOptions, _ environment: CheckEnvironment,
-                               _ files: any FileSystem) -> AppStoreLookup? {
+                               _ files: any FileSystem, _ deadline: Deadline) -> AppStoreLookup? {
         guard options.store == .appstore else { return nil }
         var limits = TransportLimits()
-        limits.timeoutMs = options.timeoutMs
+        limits.timeoutMs = deadline.remainingMilliseconds
         limits.caFile = options.tlsCAFile
         return AppStoreLookup(endpoint: options.itunesEndpoint, limits: limits,
                               cache: PrivateDirectory(base: XDGDirectories.cacheHome(environment.variables), files: files))
