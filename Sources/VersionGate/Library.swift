@@ -5,7 +5,7 @@ import VersionGateC
 
 @_cdecl("vg_library_version")
 public func vg_library_version() -> UnsafePointer<CChar> {
-    return staticCString("0.1.0")
+    return staticCString("1.0.0")   // = VERSION (Tests/c/run.sh checks)
 }
 
 @_cdecl("vg_free")

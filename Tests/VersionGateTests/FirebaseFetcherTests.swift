@@ -62,7 +62,7 @@ final class FirebaseFetcherTests: XCTestCase {
         XCTAssertEqual(body["countryCode"] as? String, "DE")
         XCTAssertEqual(body["platformVersion"] as? String, "6.8.0")
         XCTAssertEqual(body["timeZone"] as? String, "Europe/Berlin")
-        XCTAssertEqual(body["sdkVersion"] as? String, "versiongate-0.1.0")
+        XCTAssertEqual(body["sdkVersion"] as? String, "versiongate-1.0.0")
 
         let saved = try XCTUnwrap(installation(state))
         XCTAssertEqual(saved.fid, fid)

@@ -3,7 +3,7 @@
 #  - the public header compiles alone as strict C99 and C++11;
 #  - Tests/c/abi_test.c, linked against build/lib/libversiongate.so, passes;
 #  - the exported functions are exactly the header's, and each is pinned;
-#  - SONAME is libversiongate.so.1;
+#  - SONAME is libversiongate.so.1, the file names follow VERSION;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
 #  - include/versiongate.h is byte-identical to the canonical header.
 # Prints "ok"/"FAIL" per check; exits non-zero when any check fails.
@@ -93,6 +93,26 @@ if [ "$soname" = "libversiongate.so.1" ]; then
     ok "SONAME $soname"
 else
     fail "SONAME is '${soname}', expected libversiongate.so.1"
+fi
+
+# The release in VERSION names the real file, which the two links reach,
+# and is what vg_library_version says.
+version=$(cat VERSION)
+if [ -f "build/lib/libversiongate.so.$version" ] && [ ! -L "build/lib/libversiongate.so.$version" ] &&
+   [ "$(readlink build/lib/libversiongate.so.1)" = "libversiongate.so.$version" ] &&
+   [ "$(readlink build/lib/libversiongate.so)" = "libversiongate.so.1" ]; then
+    ok "libversiongate.so -> .so.1 -> .so.$version (a real file)"
+else
+    fail "build/lib is not libversiongate.so -> .so.1 -> .so.$version: $(ls -l build/lib | tr '\n' ' ')"
+fi
+printf '#include <stdio.h>\n#include <versiongate.h>\nint main(void) { puts(vg_library_version()); return 0; }\n' \
+    > "$out/version.c"
+"$CC" -I"$(dirname "$HEADER")" "$out/version.c" -o "$out/version" -Lbuild/lib -lversiongate
+said=$(LD_LIBRARY_PATH=build/lib "$out/version")
+if [ "$said" = "$version" ]; then
+    ok "vg_library_version() is VERSION ($version)"
+else
+    fail "vg_library_version() says '$said', VERSION says '$version'"
 fi
 
 # 5. No Swift runtime at run time.

@@ -47,10 +47,10 @@ extern "C" {
 #endif
 
 /* Version of this header. vg_library_version() returns the library's. */
-#define VG_VERSION_MAJOR 0
-#define VG_VERSION_MINOR 1
+#define VG_VERSION_MAJOR 1
+#define VG_VERSION_MINOR 0
 #define VG_VERSION_PATCH 0
-#define VG_VERSION_STRING "0.1.0"
+#define VG_VERSION_STRING "1.0.0"
 #define VG_VERSION_NUMBER \
     (VG_VERSION_MAJOR * 10000 + VG_VERSION_MINOR * 100 + VG_VERSION_PATCH)
 
