@@ -109,7 +109,8 @@ static int refused(const char **why, const char *option)
 }
 
 /* The bitmask forms, deprecated since 7.85 but all that 7.68-7.84 have.
- * The warning is silenced here only: this is the one place they are meant. */
+ * curl.h marks them for GCC (clang passes as GCC 4 and is not told); the
+ * warning is silenced here only: this is the one place they are meant. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 static int set_protocol_bits(CURL *easy)

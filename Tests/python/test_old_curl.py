@@ -99,7 +99,8 @@ print(json.dumps(out))
 """
 
 
-def run_child(built, tmp_path, real: str, checks: list[dict], plays_old=True, stall: dict | None = None):
+def run_child(built, tmp_path, real: str, checks: list[dict], plays_old=True, stall: dict | None = None,
+              refuse: tuple[int, ...] = ()):
     """The checks in a child whose libcurl.so.4 is the wrapper around `real`;
     returns (results, the setopt log as [(option, value or None, result)])."""
     path = _ldconfig_path(REAL[real])
@@ -112,6 +113,8 @@ def run_child(built, tmp_path, real: str, checks: list[dict], plays_old=True, st
              "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state")}
     if plays_old:
         extra["VG_CURL_AS"] = "7.68"
+    if refuse:
+        extra["VG_CURL_REFUSE"] = ",".join(map(str, refuse))
     if stall:
         extra.update({"LD_PRELOAD": str(built["stall"]), "VG_STALL_HOST": stall["host"],
                       "VG_STALL_SECONDS": str(stall["seconds"])})
@@ -158,6 +161,20 @@ def test_a_current_curl_uses_the_newer_options(built, servers, certs, tmp_path, 
     assert log.count((QUICK_EXIT, 1, CURLE_OK)) == 1 + 2, log     # the probe at load, then each request
     assert [o for o, _, result in log if o == PROTOCOLS_STR and result == CURLE_OK] == [PROTOCOLS_STR] * 2, log
     assert not {o for o, _, _ in log} & {PROTOCOLS, REDIR_PROTOCOLS}, "deprecated options set on a current curl"
+
+
+@pytest.mark.parametrize("plays_old", [True, False], ids=["7.68", "current"])
+def test_a_libcurl_that_cannot_restrict_protocols_is_not_used(built, servers, tmp_path, plays_old):
+    """Required: with neither form of CURLOPT_PROTOCOLS accepted, no request is made."""
+    plain, _ = servers
+    name = "unrestricted-%s" % plays_old
+    plain.document(name, flat_doc())
+    results, _ = run_child(built, tmp_path, "openssl", [{"url": plain.url(name), "version": "1.0.38", "options": {}}],
+                           plays_old=plays_old, refuse=(PROTOCOLS, PROTOCOLS_STR))
+    [r] = results
+    assert r["status"] == "UP_TO_DATE" and r["error"] != OK, r
+    assert "refused CURLOPT_PROTOCOLS and CURLOPT_PROTOCOLS_STR" in r["error_message"], r
+    assert plain.requests(name) == []
 
 
 def test_an_old_curl_still_refuses_a_redirect_to_another_scheme(built, servers, certs, tmp_path):

@@ -6,7 +6,8 @@
  * refuses the options added since (QUICK_EXIT, PROTOCOLS_STR,
  * REDIR_PROTOCOLS_STR) as such a libcurl does. Each setopt is appended to
  * $VG_CURL_LOG as "option value result" (value only for long options), so
- * the test sees what the shim asked for.
+ * the test sees what the shim asked for. $VG_CURL_REFUSE (option numbers,
+ * comma-separated) refuses more, as a build without them would.
  */
 #define _GNU_SOURCE
 #define CURL_DISABLE_TYPECHECK     /* its macros would rename our definitions */
@@ -81,6 +82,17 @@ curl_version_info_data *curl_version_info(CURLversion age)
     return &old;
 }
 
+static int refused(CURLoption option)
+{
+    if (plays_old() && (option == CURLOPT_QUICK_EXIT || option == CURLOPT_PROTOCOLS_STR
+                        || option == CURLOPT_REDIR_PROTOCOLS_STR))
+        return 1;
+    const char *list = getenv("VG_CURL_REFUSE");
+    for (char *end; list && *list; list = *end ? end + 1 : end)
+        if (strtol(list, &end, 10) == (long)option) return 1;
+    return 0;
+}
+
 static void record(int option, const long *value, CURLcode result)
 {
     const char *path = getenv("VG_CURL_LOG");
@@ -99,8 +111,7 @@ CURLcode curl_easy_setopt(CURL *easy, CURLoption option, ...)
     CURLcode result;
     long number = 0;
     int is_long = option < CURLOPTTYPE_OBJECTPOINT;
-    if (plays_old() && (option == CURLOPT_QUICK_EXIT || option == CURLOPT_PROTOCOLS_STR
-                        || option == CURLOPT_REDIR_PROTOCOLS_STR)) {
+    if (refused(option)) {
         if (is_long) number = va_arg(args, long);
         result = CURLE_UNKNOWN_OPTION;
     } else if (is_long) {
