@@ -1,9 +1,7 @@
 /* One HTTP exchange through a dlopen'ed libcurl. See curl_shim.h. */
 #define _GNU_SOURCE
-#include "curl_shim.h"
+#include "curl_api.h"
 
-#include <curl/curl.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,67 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* The few libcurl entry points we use, resolved at first use. */
-static struct {
-    CURLcode (*global_init)(long);
-    CURL *(*easy_init)(void);
-    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-    CURLcode (*easy_perform)(CURL *);
-    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-    void (*easy_cleanup)(CURL *);
-    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-    void (*slist_free_all)(struct curl_slist *);
-    const char *(*easy_strerror)(CURLcode);
-} api;
-
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded;                 /* 1 once libcurl is usable */
-static char load_error[256];
-static volatile sig_atomic_t is_fork_child;
-
-static void mark_fork_child(void) { is_fork_child = 1; }
-
-/* dlsym returns an object pointer; copy it into a function pointer. */
-static int resolve(void *library, const char *name, void *slot)
-{
-    void *symbol = dlsym(library, name);
-    if (!symbol) return 0;
-    memcpy(slot, &symbol, sizeof symbol);
-    return 1;
-}
-
-static void load_curl(void)
-{
-    static const char *const names[] = { "libcurl.so.4", "libcurl-gnutls.so.4" };
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && !library; i++)
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "cannot load libcurl: %s", dlerror());
-        return;
-    }
-    if (!resolve(library, "curl_global_init", &api.global_init) ||
-        !resolve(library, "curl_easy_init", &api.easy_init) ||
-        !resolve(library, "curl_easy_setopt", &api.easy_setopt) ||
-        !resolve(library, "curl_easy_perform", &api.easy_perform) ||
-        !resolve(library, "curl_easy_getinfo", &api.easy_getinfo) ||
-        !resolve(library, "curl_easy_cleanup", &api.easy_cleanup) ||
-        !resolve(library, "curl_slist_append", &api.slist_append) ||
-        !resolve(library, "curl_slist_free_all", &api.slist_free_all) ||
-        !resolve(library, "curl_easy_strerror", &api.easy_strerror)) {
-        snprintf(load_error, sizeof load_error, "libcurl lacks a needed function");
-        return;
-    }
-    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        snprintf(load_error, sizeof load_error, "curl_global_init failed");
-        return;
-    }
-    /* A fork child shares the parent's network state (sockets, TLS and
-     * resolver threads that do not exist in the child): it must not use it. */
-    pthread_atfork(NULL, NULL, mark_fork_child);
-    loaded = 1;
-}
 
 /* A growing buffer with a hard cap; `over` records that the cap was hit. */
 typedef struct sink {
@@ -161,20 +98,63 @@ static const char *no_proxy_list(char *out, size_t size)
     return n > 0 && (size_t)n < size ? out : loopback;
 }
 
-#define SET(option, value) (api.easy_setopt(easy, option, value) == CURLE_OK)
+/* A required option libcurl refuses fails the request, naming it. */
+#define SET(option, value) \
+    (vgh_curl.easy_setopt(easy, option, value) == CURLE_OK || refused(why, #option))
+
+static int refused(const char **why, const char *option)
+{
+    *why = option;
+    return 0;
+}
+
+/* The bitmask forms, deprecated since 7.85 but all that 7.68-7.84 have.
+ * curl.h marks them for GCC (clang passes as GCC 4 and is not told); the
+ * warning is silenced here only: this is the one place they are meant. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static int set_protocol_bits(CURL *easy)
+{
+    const long web = CURLPROTO_HTTP | CURLPROTO_HTTPS;
+    return vgh_curl.easy_setopt(easy, CURLOPT_PROTOCOLS, web) == CURLE_OK
+        && vgh_curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS, web) == CURLE_OK;
+}
+#pragma GCC diagnostic pop
+
+static int set_protocol_names(CURL *easy)
+{
+    return vgh_curl.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https") == CURLE_OK
+        && vgh_curl.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") == CURLE_OK;
+}
+
+/* Only http and https, ever (required). The version picks the form to try
+ * first (the names since 7.85); a refusal tries the other, for builds and
+ * distribution patches that differ from their version number. Redirects
+ * are ours to follow, but curl is told the same in case. */
+static int restrict_protocols(CURL *easy, const char **why)
+{
+    int names_first = vgh_curl.version_num >= 0x075500;
+    if (names_first ? set_protocol_names(easy) || set_protocol_bits(easy)
+                    : set_protocol_bits(easy) || set_protocol_names(easy))
+        return 1;
+    *why = "CURLOPT_PROTOCOLS and CURLOPT_PROTOCOLS_STR";
+    return 0;
+}
 
 static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *headers, sink *body,
-                     sink *head, char *error_buffer)
+                     sink *head, char *error_buffer, const char **why)
 {
     char no_proxy_buffer[4096];                    /* curl copies string options */
     const char *no_proxy = no_proxy_list(no_proxy_buffer, sizeof no_proxy_buffer);
+    /* Optional: without it the exchange runs on a thread of its own
+     * (curl_own_thread.c), so a refusal here changes nothing. */
+    if (vgh_curl.quick_exit) (void)vgh_curl.easy_setopt(easy, CURLOPT_QUICK_EXIT, 1L);
     return SET(CURLOPT_URL, rq->url)
         && SET(CURLOPT_NOSIGNAL, 1L)               /* no SIGALRM: we are in someone's process */
-        && SET(CURLOPT_QUICK_EXIT, 1L)             /* never wait for a stuck resolver thread */
         && SET(CURLOPT_TIMEOUT_MS, rq->timeout_ms)
         && SET(CURLOPT_CONNECTTIMEOUT_MS, rq->timeout_ms)
         && SET(CURLOPT_FOLLOWLOCATION, 0L)         /* the caller vets every hop */
-        && SET(CURLOPT_PROTOCOLS_STR, "http,https")
+        && restrict_protocols(easy, why)
         && SET(CURLOPT_SSL_VERIFYPEER, 1L)
         && SET(CURLOPT_SSL_VERIFYHOST, 2L)
         && (rq->ca_file == NULL || SET(CURLOPT_CAINFO, rq->ca_file))
@@ -194,36 +174,39 @@ static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *heade
                           && SET(CURLOPT_POSTFIELDS, rq->body ? rq->body : "")));
 }
 
-static vgh_outcome exchange(const vgh_request *rq, vgh_response *rs)
+vgh_outcome vgh_exchange(const vgh_request *rq, vgh_response *rs, void (*answered)(void *, vgh_outcome),
+                         void *context)
 {
     sink body = { .max = rq->max_body_bytes }, head = { .max = rq->max_header_bytes };
     char error_buffer[CURL_ERROR_SIZE] = "";
-    struct curl_slist *headers = api.slist_append(NULL, "Expect:");
+    struct curl_slist *headers = vgh_curl.slist_append(NULL, "Expect:");
     for (size_t i = 0; headers && i < rq->header_count; i++) {
-        struct curl_slist *more = api.slist_append(headers, rq->headers[i]);
-        if (!more) { api.slist_free_all(headers); headers = NULL; }
+        struct curl_slist *more = vgh_curl.slist_append(headers, rq->headers[i]);
+        if (!more) { vgh_curl.slist_free_all(headers); headers = NULL; }
         headers = more;
     }
-    CURL *easy = headers ? api.easy_init() : NULL;
+    CURL *easy = headers ? vgh_curl.easy_init() : NULL;
     if (!easy) {
-        api.slist_free_all(headers);
+        vgh_curl.slist_free_all(headers);
         snprintf(rs->message, sizeof rs->message, "out of memory");
+        if (answered) answered(context, VGH_INTERNAL);
         return VGH_INTERNAL;
     }
 
     vgh_outcome outcome;
     CURLcode code = CURLE_FAILED_INIT;
-    if (!configure(easy, rq, headers, &body, &head, error_buffer)) {
+    const char *why = "?";
+    if (!configure(easy, rq, headers, &body, &head, error_buffer, &why)) {
         outcome = VGH_INTERNAL;
-        snprintf(rs->message, sizeof rs->message, "libcurl refused an option");
+        snprintf(rs->message, sizeof rs->message, "libcurl %s refused %s", vgh_curl.version, why);
     } else {
-        code = api.easy_perform(easy);
+        code = vgh_curl.easy_perform(easy);
         outcome = classify(code, &body, &head);
     }
     if (outcome == VGH_OK) {
         char *location = NULL;
-        api.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &rs->status);
-        if (api.easy_getinfo(easy, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location)
+        vgh_curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &rs->status);
+        if (vgh_curl.easy_getinfo(easy, CURLINFO_REDIRECT_URL, &location) == CURLE_OK && location)
             rs->redirect_url = strdup(location);
         rs->body = body.data;
         rs->body_length = body.length;
@@ -233,32 +216,30 @@ static vgh_outcome exchange(const vgh_request *rq, vgh_response *rs)
         head.data = NULL;
     } else if (code != CURLE_FAILED_INIT) {
         /* curl's buffer says more (host, port, elapsed); its code's text is the fallback. */
-        snprintf(rs->message, sizeof rs->message, "%s", error_buffer[0] ? error_buffer : api.easy_strerror(code));
+        snprintf(rs->message, sizeof rs->message, "%s", error_buffer[0] ? error_buffer : vgh_curl.easy_strerror(code));
     }
     free(body.data);
     free(head.data);
-    api.easy_cleanup(easy);
-    api.slist_free_all(headers);
+    if (answered) answered(context, outcome);
+    vgh_curl.easy_cleanup(easy);
+    vgh_curl.slist_free_all(headers);
     return outcome;
 }
 
 vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response)
 {
     memset(response, 0, sizeof *response);
-    if (is_fork_child) {
+    if (vgh_curl_in_fork_child()) {
         snprintf(response->message, sizeof response->message,
                  "refused in a fork() child: the parent's network state is not usable here");
         return VGH_FORKED;
     }
-    pthread_once(&load_once, load_curl);
-    if (!loaded) {
-        snprintf(response->message, sizeof response->message, "%s", load_error);
-        return VGH_UNAVAILABLE;
-    }
+    if (!vgh_curl_load(response->message, sizeof response->message)) return VGH_UNAVAILABLE;
     if (request->timeout_ms <= 0) {
         snprintf(response->message, sizeof response->message, "deadline already passed");
         return VGH_TIMEOUT;
     }
+    if (!vgh_curl.caller_thread_safe) return vgh_exchange_on_own_thread(request, response);
 
     /* A peer closing mid-write raises SIGPIPE, whose default kills the host:
      * block it on this thread and swallow any we caused. */
@@ -269,7 +250,7 @@ vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response)
     sigpending(&pending);
     int was_pending = sigismember(&pending, SIGPIPE);
 
-    vgh_outcome outcome = exchange(request, response);
+    vgh_outcome outcome = vgh_exchange(request, response, NULL, NULL);
 
     if (!was_pending) {
         struct timespec zero = { 0, 0 };

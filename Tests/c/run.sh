@@ -2,6 +2,7 @@
 # C-side checks of the built library (run scripts/build first):
 #  - the public header compiles alone as strict C99 and C++11;
 #  - Tests/c/abi_test.c, linked against build/lib/libversiongate.so, passes;
+#  - Tests/c/fork_test.c (a fork() mid-fetch: VG_EFORK in the child) passes;
 #  - the exported functions are exactly the header's, and each is pinned;
 #  - SONAME is libversiongate.so.1, the file names follow VERSION;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
@@ -54,6 +55,23 @@ if "$CC" -std=c99 -Wall -Wextra -Werror -I"$(dirname "$HEADER")" \
     fi
 else
     fail "abi_test does not build:"
+    head -n 20 "$out/cc.log" | sed 's/^/     /'
+fi
+
+# 2b. The fork contract, from C (bounded: the program kills a hung child; 30 s here).
+if "$CC" -std=c99 -Wall -Wextra -Werror -pthread -I"$(dirname "$HEADER")" \
+        Tests/c/fork_test.c -Lbuild/lib -lversiongate -o "$out/fork_test" 2>"$out/cc.log"; then
+    summary=$(LD_LIBRARY_PATH=build/lib timeout 30 "$out/fork_test")
+    status=$?
+    printf '%s\n' "$summary" | sed -n '/^FAIL/p'
+    last=$(printf '%s\n' "$summary" | tail -n 1)
+    if [ "$status" -eq 0 ] && [[ "$last" =~ ^fork:\ [0-9]+\ passed,\ 0\ failed$ ]]; then
+        ok "$last ($(printf '%s\n' "$summary" | sed -n 's/^note //p'))"
+    else
+        fail "fork_test (exit status $status): $last"
+    fi
+else
+    fail "fork_test does not build:"
     head -n 20 "$out/cc.log" | sed 's/^/     /'
 fi
 
