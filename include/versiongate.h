@@ -19,12 +19,12 @@
  *
  * Fork: in a fork() child of a process that loaded the library, the calls
  * on clients (vg_client_set, vg_client_check, vg_check, vg_client_store_url,
- * vg_store_url, vg_open_url) return VG_EFORK at once, checks with a
- * fail-open result, without touching any lock or state inherited from the
- * parent (another thread may have held it); vg_client_last_error returns a
- * static message. The pure functions (vg_version_compare, vg_decide,
- * vg_strerror, vg_library_version), vg_client_new, the result getters and
- * the frees work there. A child that needs checks execs, or loads the
+ * vg_client_set_log_callback, vg_store_url, vg_open_url) return VG_EFORK
+ * at once, checks with a fail-open result, without touching any lock or
+ * state inherited from the parent (another thread may have held it);
+ * vg_client_last_error returns a static message. The pure functions
+ * (vg_version_compare, vg_decide, vg_strerror, vg_library_version),
+ * vg_client_new, the result getters and the frees work there. A child that needs checks execs, or loads the
  * library after the fork.
  *
  * Deadlines: a call on a client returns within its "timeout_ms" plus 10 %.
@@ -147,6 +147,8 @@ void vg_client_free(vg_client *client);
  *       Language of the texts; unset: LC_ALL, LC_MESSAGES, LANG at check time.
  *   "session_scope": login or process; default login.
  *       OPTIONAL prompts once per login session (a marker under $XDG_RUNTIME_DIR) or per process.
+ *   "log_level": error, warning, info or debug; default warning.
+ *       What the log callback hears; each level includes those before it.
  *   "firebase_project_id": [A-Za-z0-9-]{1,64}; default none.
  *       Firebase project, overriding the firebase:// URL's.
  *   "firebase_api_key": [A-Za-z0-9_-]{1,256}; default none.
@@ -213,6 +215,30 @@ int vg_client_check(vg_result **out, vg_client *client,
  * use with default options, reused after). Same contract as
  * vg_client_check. Thread-safe. */
 int vg_check(vg_result **out, const char *source, const char *current_version);
+
+/* ------------------------------------------------------------------ */
+/* Logging, per client (libgit2's git_trace_set, but two components in  */
+/* one process each keep their own)                                    */
+/* ------------------------------------------------------------------ */
+
+#define VG_LOG_ERROR   1  /* a fail-open caused by the operator's config or files */
+#define VG_LOG_WARNING 2  /* a fail-open caused by the network or the machine; a fallback */
+#define VG_LOG_INFO    3  /* a fetch and its outcome; a store URL refused or replaced */
+#define VG_LOG_DEBUG   4  /* every step: cache hits, waits, the decision */
+
+/* level: VG_LOG_*; message: one line of UTF-8, valid only during the call. */
+typedef void (*vg_log_fn)(int level, const char *message, void *userdata);
+
+/* Sets the client's log callback; fn NULL turns it off. vg_client_check
+ * and vg_client_store_url report what happened, up to the client's
+ * "log_level" (default "warning"): every fail-open reason, naming the file
+ * or URL; each fetch and its outcome; a refused store URL; a refused local
+ * file; a backoff. The lines are delivered on the calling thread just
+ * before the call returns, with no library lock held, so the callback may
+ * call the library (this client included). The library never prints
+ * anything by itself. A call uses the callback set when it began.
+ * Returns VG_OK, or VG_EINVAL for a NULL client. */
+int vg_client_set_log_callback(vg_client *client, vg_log_fn fn, void *userdata);
 
 /* ------------------------------------------------------------------ */
 /* Where to update (SPEC §7)                                            */

@@ -8,6 +8,8 @@ final class ClientHandle: Sendable {
     let client = GateClient()
     /// Why the last vg_client_set failed; replaced only by vg_client_set.
     let lastError = Mutex<CText?>(nil)
+    /// vg_client_set_log_callback's; a call uses the one set when it began.
+    let logTarget = Mutex<LogTarget?>(nil)
 }
 
 func clientHandle(_ pointer: OpaquePointer?) -> ClientHandle? {
@@ -63,7 +65,11 @@ public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clie
                             _ current: UnsafePointer<CChar>?) -> Int32 {
     guard let out else { return VG_EINVAL.rawValue }
     if let forked = ForkGuard.refusal { return deliver(GateResult(failOpen: forked), to: out) }
-    return deliver(check(clientHandle(client)?.client, current), to: out)
+    let handle = clientHandle(client)
+    let logging = handle?.callLog()
+    let code = deliver(check(handle?.client, current, log: logging?.1), to: out)
+    logging?.0.deliver(logging?.1)
+    return code
 }
 
 @_cdecl("vg_check")
@@ -80,10 +86,14 @@ public func vg_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ source: Uns
     }
 }
 
-private func check(_ client: GateClient?, _ current: UnsafePointer<CChar>?) -> GateResult {
+private func check(_ client: GateClient?, _ current: UnsafePointer<CChar>?, log: CallLog? = nil) -> GateResult {
     guard let client else { return GateResult(failOpen: .invalidArgument("client is NULL")) }
-    guard let current else { return GateResult(failOpen: .invalidArgument("current version is NULL")) }
-    return client.check(current: versionBytes(cString: current))
+    guard let current else {
+        let result = GateResult(failOpen: .invalidArgument("current version is NULL"))
+        log?.record(result)
+        return result
+    }
+    return client.check(current: versionBytes(cString: current), log: log)
 }
 
 private func deliver(_ result: GateResult, to out: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {

@@ -27,7 +27,7 @@ struct ResultJSON {
         json.member("origin", result.origin)
         json.member("should_prompt", result.shouldPrompt)
         json.member("source", result.source)
-        json.member("status", statusName(result.status))
+        json.member("status", result.status.name)
         json.member("store_note", result.storeNote)
         json.member("store_url", result.storeURL?.string)
         json.member("store_web_fallback", result.storeWebFallback)
@@ -35,13 +35,5 @@ struct ResultJSON {
         json.member("title", result.title?.string)
         json.endObject()
         return json.text
-    }
-}
-
-func statusName(_ status: GateStatus) -> String {
-    switch status {
-    case .upToDate: return "UP_TO_DATE"
-    case .optional: return "OPTIONAL"
-    case .mandatory: return "MANDATORY"
     }
 }

@@ -21,7 +21,9 @@ public func vg_client_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer
     out.pointee = nil
     guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
     if let forked = ForkGuard.refusal { return forked.code }
-    out.pointee = mallocCopy(handle.client.storeResolution().url)
+    let logging = handle.callLog()
+    out.pointee = mallocCopy(handle.client.storeResolution(log: logging?.1).url)
+    logging?.0.deliver(logging?.1)
     return VG_OK.rawValue
 }
 

@@ -3,6 +3,7 @@
 #  - the public header compiles alone as strict C99 and C++11;
 #  - Tests/c/abi_test.c, linked against build/lib/libversiongate.so, passes;
 #  - Tests/c/fork_test.c (a fork() mid-fetch: VG_EFORK in the child) passes;
+#  - Tests/c/log_test.c (the log callback) passes;
 #  - the exported functions are exactly the header's, and each is pinned;
 #  - SONAME is libversiongate.so.1, the file names follow VERSION;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
@@ -41,39 +42,30 @@ else
     fail "header does not compile as C++11 (-Wall -Wextra -pedantic -Werror)"
 fi
 
-# 2. The ABI test against the real library.
-if "$CC" -std=c99 -Wall -Wextra -Werror -I"$(dirname "$HEADER")" \
-        Tests/c/abi_test.c -Lbuild/lib -lversiongate -o "$out/abi_test" 2>"$out/cc.log"; then
-    summary=$(LD_LIBRARY_PATH=build/lib "$out/abi_test")
-    status=$?
-    printf '%s\n' "$summary" | sed -n '/^FAIL/p'
-    last=$(printf '%s\n' "$summary" | tail -n 1)
-    if [ "$status" -eq 0 ] && [[ "$last" =~ ^abi:\ [0-9]+\ passed,\ 0\ failed$ ]]; then
-        ok "$last"
+# 2. Test programs against the real library: each prints FAIL lines and
+# ends with "<name>: N passed, M failed" (bounded: 60 s each).
+run_program() {
+    local name=$1 source=$2
+    if "$CC" -std=c99 -Wall -Wextra -Werror -pthread -I"$(dirname "$HEADER")" \
+            "$source" -Lbuild/lib -lversiongate -o "$out/$name" 2>"$out/cc.log"; then
+        summary=$(LD_LIBRARY_PATH=build/lib timeout 60 "$out/$name")
+        status=$?
+        printf '%s\n' "$summary" | sed -n '/^FAIL/p'
+        last=$(printf '%s\n' "$summary" | tail -n 1)
+        note=$(printf '%s\n' "$summary" | sed -n 's/^note //p')
+        if [ "$status" -eq 0 ] && [[ "$last" =~ ^[a-z]+:\ [0-9]+\ passed,\ 0\ failed$ ]]; then
+            ok "$last${note:+ ($note)}"
+        else
+            fail "$source (exit status $status): $last"
+        fi
     else
-        fail "abi_test (exit status $status): $last"
+        fail "$source does not build:"
+        head -n 20 "$out/cc.log" | sed 's/^/     /'
     fi
-else
-    fail "abi_test does not build:"
-    head -n 20 "$out/cc.log" | sed 's/^/     /'
-fi
-
-# 2b. The fork contract, from C (bounded: the program kills a hung child; 30 s here).
-if "$CC" -std=c99 -Wall -Wextra -Werror -pthread -I"$(dirname "$HEADER")" \
-        Tests/c/fork_test.c -Lbuild/lib -lversiongate -o "$out/fork_test" 2>"$out/cc.log"; then
-    summary=$(LD_LIBRARY_PATH=build/lib timeout 30 "$out/fork_test")
-    status=$?
-    printf '%s\n' "$summary" | sed -n '/^FAIL/p'
-    last=$(printf '%s\n' "$summary" | tail -n 1)
-    if [ "$status" -eq 0 ] && [[ "$last" =~ ^fork:\ [0-9]+\ passed,\ 0\ failed$ ]]; then
-        ok "$last ($(printf '%s\n' "$summary" | sed -n 's/^note //p'))"
-    else
-        fail "fork_test (exit status $status): $last"
-    fi
-else
-    fail "fork_test does not build:"
-    head -n 20 "$out/cc.log" | sed 's/^/     /'
-fi
+}
+run_program abi_test Tests/c/abi_test.c
+run_program fork_test Tests/c/fork_test.c    # the fork contract: VG_EFORK mid-fetch
+run_program log_test Tests/c/log_test.c      # the log callback
 
 # 3. Exported symbols: only vg_*, and every function the header declares.
 # nm -D prints global/weak symbols with an upper-case type letter; a lower-case

@@ -53,7 +53,7 @@ static void make_scratch_home(void)
     snprintf(tmp_path, sizeof tmp_path, "%s/.gate.json.new", dir);
 }
 
-static double now_s(void)
+static inline double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -39,6 +39,7 @@ import ctypes
 import ctypes.util
 import enum
 import json
+import logging
 import os
 from ctypes import POINTER, c_char_p, c_int, c_void_p
 from pathlib import Path
@@ -47,6 +48,7 @@ from typing import Any, Mapping, Optional, Union
 __all__ = [
     "Client",
     "Error",
+    "LogLevel",
     "LIBRARY_PATH",
     "Result",
     "Status",
@@ -230,6 +232,11 @@ vg_client_store_url = _declare(
     "vg_client_store_url", c_int, [POINTER(c_void_p), _vg_client_p], _errcheck_code)
 # Not raised: opening may fail for reasons the launcher reports itself.
 vg_open_url = _declare("vg_open_url", c_int, [c_char_p])
+
+# Logging. The message is valid only during the callback: c_char_p copies it.
+_vg_log_fn = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+vg_client_set_log_callback = _declare(
+    "vg_client_set_log_callback", c_int, [_vg_client_p, _vg_log_fn, c_void_p], _errcheck_code)
 
 # Result getters. Strings are owned by the result: c_char_p copies them while
 # the result is alive; they are never freed by us.
@@ -467,6 +474,28 @@ def _result_from(check, *args) -> Result:
 # Client
 # --------------------------------------------------------------------------
 
+class LogLevel(enum.IntEnum):
+    """``VG_LOG_*``: what a client's log callback hears (option ``log_level``)."""
+
+    ERROR = 1
+    WARNING = 2
+    INFO = 3
+    DEBUG = 4
+
+
+_LOGGING_LEVELS = {LogLevel.ERROR: logging.ERROR, LogLevel.WARNING: logging.WARNING,
+                   LogLevel.INFO: logging.INFO, LogLevel.DEBUG: logging.DEBUG}
+
+
+def _library_level(logger: logging.Logger) -> str:
+    """The ``log_level`` that lets through what ``logger`` would emit."""
+    effective = logger.getEffectiveLevel()
+    for level in (LogLevel.DEBUG, LogLevel.INFO, LogLevel.WARNING):
+        if effective <= _LOGGING_LEVELS[level]:
+            return level.name.lower()
+    return "error"
+
+
 class Client(_Handle):
     """A configured gate; owns a ``vg_client *``.
 
@@ -480,19 +509,45 @@ class Client(_Handle):
     _free = "vg_client_free"
     _kind = "client"
 
-    def __init__(self, source: Optional[PathLike] = None, **options: Optional[str]):
+    def __init__(self, source: Optional[PathLike] = None, *, logger: Optional[logging.Logger] = None,
+                 **options: Optional[str]):
         out = c_void_p(None)
         vg_client_new(ctypes.byref(out))
         self._handle: Optional[c_void_p] = out
+        self._log_callback: Optional[Any] = None
         try:
             if source is not None:
                 self.set("source", _encode_path(source))
             for key, value in options.items():
                 if value is not None:
                     self.set(key, value)
+            if logger is not None:
+                self.log_to(logger, level=None if options.get("log_level") else _library_level(logger))
         except BaseException:
             self.close()
             raise
+
+    def log_to(self, logger: Optional[logging.Logger], level: Optional[str] = None) -> None:
+        """Send the library's log lines to ``logger`` (a :mod:`logging`
+        bridge over vg_client_set_log_callback); None turns it off.
+        ``level`` sets ``log_level`` too. Lines arrive on the checking
+        thread before the check returns."""
+        if level is not None:
+            self.set("log_level", level)
+        if logger is None:
+            vg_client_set_log_callback(self._h(), _vg_log_fn(), None)
+            self._log_callback = None
+            return
+
+        def emit(level: int, message: Optional[bytes], _userdata: Optional[int]) -> None:
+            try:
+                logger.log(_LOGGING_LEVELS.get(LogLevel(level), logging.DEBUG), "%s", _decode(message))
+            except Exception:  # an exception cannot cross the C call; logging reports its own
+                pass
+
+        callback = _vg_log_fn(emit)
+        vg_client_set_log_callback(self._h(), callback, None)
+        self._log_callback = callback  # the library holds a pointer: keep the thunk alive
 
     def set(self, key: StrOrBytes, value: Optional[StrOrBytes]) -> None:
         """Set an option; ``None`` restores its default."""

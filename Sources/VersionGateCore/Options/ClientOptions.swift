@@ -12,6 +12,8 @@ package struct ClientOptions: Sendable, Equatable {
     /// nil = from the environment at check time.
     package var locale: String?
     package var sessionScope = SessionScope.login
+    /// What the log callback (vg_client_set_log_callback) hears.
+    package var logLevel = LogLevel.warning
 
     package var firebaseProjectID: String?
     package var firebaseAPIKey: String?
@@ -84,6 +86,11 @@ extension ClientOptions {
                    summary: "OPTIONAL prompts once per login session (a marker under $XDG_RUNTIME_DIR) or per process") {
             o, v throws(GateFailure) in
             o.sessionScope = try v.map { v throws(GateFailure) in try choice("session_scope", v) } ?? .login
+        },
+        OptionSpec(key: "log_level", accepts: "error, warning, info or debug", defaultText: "warning",
+                   summary: "what the log callback hears; each level includes those before it") {
+            o, v throws(GateFailure) in
+            o.logLevel = try v.map { v throws(GateFailure) in try choice("log_level", v) } ?? .warning
         },
         OptionSpec(key: "firebase_project_id", accepts: "[A-Za-z0-9-]{1,64}", defaultText: "-",
                    summary: "Firebase project, overriding the firebase:// URL's") { o, v throws(GateFailure) in

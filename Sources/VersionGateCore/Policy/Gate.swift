@@ -3,6 +3,15 @@ package enum GateStatus: Int, Sendable {
     case upToDate = 0
     case optional = 1
     case mandatory = 2
+
+    /// As the header and the result JSON spell it.
+    package var name: String {
+        switch self {
+        case .upToDate: return "UP_TO_DATE"
+        case .optional: return "OPTIONAL"
+        case .mandatory: return "MANDATORY"
+        }
+    }
 }
 
 /// The decision of SPEC §4, pure: no I/O, no clock, no environment. The

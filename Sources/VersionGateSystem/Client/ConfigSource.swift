@@ -26,6 +26,8 @@ package struct LoadRequest: Sendable {
     /// The check's one deadline, set at its entry: waiting for another
     /// check's fetch, the fetch and every request in it share it.
     package var deadline = Deadline(afterMilliseconds: TransportLimits().timeoutMs)
+    /// Where the call's log lines go; nil when no callback listens.
+    package var log: CallLog? = nil
 
     /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).
     package var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }

@@ -37,12 +37,22 @@ package final class GateClient: Sendable {
 
     /// May `current` (a version's raw bytes) run? Never fails: every
     /// problem is a fail-open result that says why.
-    package func check(current: UnsafeBufferPointer<UInt8>) -> GateResult {
-        check(current: current, system: system)
+    /// What happened on the way is added to `log`, if given.
+    package func check(current: UnsafeBufferPointer<UInt8>, log: CallLog? = nil) -> GateResult {
+        check(current: current, system: system, log: log)
     }
 
+    /// What the log callback hears (option `log_level`).
+    package var logLevel: LogLevel { state.withLock { $0.options.logLevel } }
+
     /// The same on another clock and environment than the client's own.
-    package func check(current: UnsafeBufferPointer<UInt8>, system: System) -> GateResult {
+    package func check(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog? = nil) -> GateResult {
+        let result = decide(current: current, system: system, log: log)
+        log?.record(result)
+        return result
+    }
+
+    private func decide(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog?) -> GateResult {
         let environment = system.environment
         // Borrowed through the reference, not copied: a copy retains every option.
         let settings = state.withLock { $0 }
@@ -53,7 +63,7 @@ package final class GateClient: Sendable {
 
         let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
                                   environment: environment, now: system.wallClock(), files: system.files,
-                                  bootClock: system.bootClock, deadline: deadline)
+                                  bootClock: system.bootClock, deadline: deadline, log: log)
         let loaded: LoadedConfig
         switch source.flatMap({ $0.load(request) }) {
         case .success(let config): loaded = config
@@ -96,17 +106,22 @@ package final class GateClient: Sendable {
 
     /// Where to update, whatever the version: the config's update URL (when
     /// a config can be had) under the client's store options and URL policy.
-    package func storeResolution() -> StoreResolution {
+    package func storeResolution(log: CallLog? = nil) -> StoreResolution {
         let environment = system.environment
         let settings = state.withLock { $0 }
         let (options, source) = (settings.options, settings.source)
         let deadline = Deadline(afterMilliseconds: options.timeoutMs)
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
                                   now: system.wallClock(), files: system.files,
-                                  bootClock: system.bootClock, deadline: deadline)
-        let snapshot = (try? source.get())?.load(request).map(\.snapshot)
-        return storeLocator.resolve(options, try? snapshot?.get(), environment, files: system.files,
-                                    country: StoreLocator.country(options, environment), deadline: deadline)
+                                  bootClock: system.bootClock, deadline: deadline, log: log)
+        let snapshot = source.flatMap { $0.load(request).map(\.snapshot) }
+        if case .failure(let failure) = snapshot {
+            log?.add(.warning, "no config for the store URL: \(failure.message)")
+        }
+        let resolution = storeLocator.resolve(options, try? snapshot.get(), environment, files: system.files,
+                                              country: StoreLocator.country(options, environment), deadline: deadline)
+        log?.record(storeNote: resolution.note, refused: resolution.refusedSome)
+        return resolution
     }
 
     private func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {

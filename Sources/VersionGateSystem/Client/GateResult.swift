@@ -12,6 +12,8 @@ package final class GateResult: Sendable {
     package let storeWebFallback: String?
     /// Why a store URL was refused or a fallback used.
     package let storeNote: String?
+    /// Whether the URL policy refused a candidate store URL.
+    package let storeRefusedSome: Bool
     package let minRequired, latest: CText?
     /// Why the result fails open, or a config problem that did not stop the
     /// decision; nil when it came from a good config.
@@ -67,6 +69,7 @@ package final class GateResult: Sendable {
         self.storeURL = storeURL
         storeWebFallback = store?.webFallback
         storeNote = store?.note
+        storeRefusedSome = store?.refusedSome ?? false
         minRequired = snapshot.minRequired
         latest = snapshot.latest
         self.failure = failure
@@ -86,7 +89,7 @@ package final class GateResult: Sendable {
         shouldPrompt = false
         self.current = current
         title = nil; message = nil; actionLabel = nil; dismissLabel = nil; storeURL = nil
-        storeWebFallback = nil; storeNote = nil
+        storeWebFallback = nil; storeNote = nil; storeRefusedSome = false
         minRequired = nil; latest = nil
         self.failure = failure
         errorMessage = CText(failure.message)

@@ -51,6 +51,7 @@ package final class RemoteSource: ConfigSource {
         let variables = request.environment.variables
         let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables), files: request.files)
         if let hit = cached(cacheDirectory), isFresh(hit.entry, at: request) {
+            request.log?.add(.debug, "\(name): cached config is fresh (\(age(of: hit.entry, at: request) ?? 0) s old)")
             return .success(loaded(hit, .cacheHit, at: request))
         }
         let stateDirectory = PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files)
@@ -60,6 +61,7 @@ package final class RemoteSource: ConfigSource {
             result.note = fetched.note
             return .success(result)
         case .waited(.success(let fetched)):
+            request.log?.add(.debug, "\(name): used the fetch another check made meanwhile")
             return .success(loaded(remember(fetched), .cacheHit, at: request))
         case .led(.failure(let failure)), .waited(.failure(let failure)):
             return fallback(cached(cacheDirectory), failure, request)
@@ -115,16 +117,19 @@ package final class RemoteSource: ConfigSource {
             transport: settings.transport, limits: settings.limits,
             deadline: request.deadline, state: stateDirectory,
             now: request.now, device: DeviceFacts.read(request.environment))
+        request.log?.add(.info, "\(name): fetching (\(request.deadline.remainingMilliseconds) ms left)")
         let outcome: FetchOutcome
         do {
             outcome = try fetcher.fetch(context)
         } catch {
+            request.log?.add(.info, "\(name): fetch failed: \(error.failure.message)")
             if error.throttled, let stateDirectory {
                 var random = SystemRandomNumberGenerator()
                 let previous = stateDirectory.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode)
                 let next = Backoff.after(previous, now: request.now, retryAfterSeconds: error.retryAfterSeconds,
                                          random: &random)
                 stateDirectory.write(backoffFile, next.encoded())
+                request.log?.add(.warning, "\(name): the server asked to back off: no request for \(next.until &- request.now) s")
             }
             return .failure(error.failure)
         }
@@ -134,14 +139,18 @@ package final class RemoteSource: ConfigSource {
         let note: String?
         switch outcome {
         case .updated(let config, let etag, let maxAge, let why):
+            request.log?.add(.info, "\(name): fetched a new config"
+                             + (config.templateVersion.map { " (template version \($0))" } ?? ""))
             entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: etag, maxAgeSeconds: maxAge,
                                  empty: false, config: config)
             note = why
         case .empty(let templateVersion, let why):
+            request.log?.add(.info, "\(name): fetched: the remote has no config (no thresholds)")
             entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: nil, maxAgeSeconds: nil,
                                  empty: true, config: GateConfig(templateVersion: templateVersion))
             note = why
         case .notModified(let maxAge, let why):
+            request.log?.add(.info, "\(name): fetched: not modified")
             guard var kept = cached?.entry else {
                 return .failure(.config("\(name): the server says nothing changed, but nothing is cached"))
             }

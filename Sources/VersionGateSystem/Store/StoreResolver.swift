@@ -10,6 +10,8 @@ package struct StoreResolution: Sendable, Equatable {
     /// Why the config's URL was refused (nil when absent or used): a config
     /// problem the result may report on its own, e.g. as VG_ECONFIG.
     package var configRefusal: String?
+    /// Whether the policy refused any candidate (then `note` says which).
+    package var refusedSome = false
 }
 
 /// Picks the store URL. Candidates are tried in order and the first one the
@@ -68,10 +70,11 @@ package struct StoreResolver: Sendable {
             let web = links?.webFallback.flatMap { policy.refusal(of: $0) == nil && $0 != candidate.url ? $0 : nil }
             if index > 0 || !notes.isEmpty { notes.append("using \(OneLine.quoted(candidate.url))") }
             return StoreResolution(url: candidate.url, webFallback: web, note: Self.joined(notes),
-                                   configRefusal: configRefusal)
+                                   configRefusal: configRefusal, refusedSome: index > 0)
         }
         if !notes.isEmpty { notes.append("no store URL") }
-        return StoreResolution(url: nil, webFallback: nil, note: Self.joined(notes), configRefusal: configRefusal)
+        return StoreResolution(url: nil, webFallback: nil, note: Self.joined(notes), configRefusal: configRefusal,
+                               refusedSome: !candidates.isEmpty)
     }
 
     /// The store's links; for the App Store with the trackId when a lookup

@@ -1,0 +1,36 @@
+import Synchronization
+import VersionGateC
+import VersionGateCore
+import VersionGateSystem
+
+/// A client's log callback and its userdata, as the host gave them.
+struct LogTarget: @unchecked Sendable {   // the host owns userdata and says it may cross threads
+    let function: vg_log_fn
+    let userdata: UnsafeMutableRawPointer?
+
+    /// A call's lines, on the calling thread, after the call is done: no
+    /// library lock is held, so the callback may call the library.
+    func deliver(_ log: CallLog?) {
+        for line in log?.recorded ?? [] {
+            line.message.withCString { function(line.level.code, $0, userdata) }
+        }
+    }
+}
+
+extension ClientHandle {
+    /// A log for one call when a callback listens, else nil (then nothing
+    /// is recorded or formatted).
+    func callLog() -> (LogTarget, CallLog)? {
+        guard let target = logTarget.withLock({ $0 }) else { return nil }
+        return (target, CallLog(threshold: client.logLevel))
+    }
+}
+
+@_cdecl("vg_client_set_log_callback")
+public func vg_client_set_log_callback(_ client: OpaquePointer?, _ function: vg_log_fn?,
+                                       _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
+    handle.logTarget.withLock { $0 = function.map { LogTarget(function: $0, userdata: userdata) } }
+    return VG_OK.rawValue
+}
