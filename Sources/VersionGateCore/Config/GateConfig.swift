@@ -24,4 +24,10 @@ package struct GateConfig: Sendable, Equatable {
     package static func latestKey(platform: String) -> String { "latest_version_\(platform)" }
     package static let updateMessageKey = "update_message"
     package static func updateURLKey(platform: String) -> String { "update_url_\(platform)" }
+    /// Exact versions that are MANDATORY whatever the minimum says (a kill switch).
+    package static func blockedVersionsKey(platform: String) -> String { "blocked_versions_\(platform)" }
+    /// When the minimum starts to block (RFC 3339); before it, OPTIONAL with a date.
+    package static func minEffectiveAtKey(platform: String) -> String { "min_required_version_\(platform)_effective_at" }
+    /// The share (0-100) of installations shown the OPTIONAL prompt.
+    package static func rolloutPercentKey(platform: String) -> String { "latest_version_\(platform)_rollout_percent" }
 }

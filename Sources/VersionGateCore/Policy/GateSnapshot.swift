@@ -14,6 +14,13 @@ package final class GateSnapshot: Sendable {
     /// the result reports them as VG_ECONFIG.
     package let problem: String?
     package let templateVersion: Int64?
+    /// blocked_versions_<platform>: the valid entries, trimmed.
+    package let blockedVersions: [String]
+    /// min_required_version_<platform>_effective_at, Unix seconds; nil =
+    /// the minimum blocks now (absent, or unparsable: then reported).
+    package let minEffectiveAt: Int64?
+    /// latest_version_<platform>_rollout_percent, 0-100 (100 when absent or invalid).
+    package let rolloutPercent: Int
     /// The last URL-policy verdict on updateURLText: clients rarely change
     /// policy, and judging a URL costs more than the whole rest of a check.
     private let urlVerdict = Mutex<(policy: StoreURLPolicy, refusal: String?)?>(nil)
@@ -51,7 +58,46 @@ package final class GateSnapshot: Sendable {
 
         updateURLText = config.values[GateConfig.updateURLKey(platform: platform)].flatMap { $0.isEmpty ? nil : $0 }
 
+        blockedVersions = Self.blocked(config.values[GateConfig.blockedVersionsKey(platform: platform)],
+                                       key: GateConfig.blockedVersionsKey(platform: platform), problems: &problems)
+        let effectiveKey = GateConfig.minEffectiveAtKey(platform: platform)
+        if let raw = config.values[effectiveKey], !raw.isEmpty {
+            minEffectiveAt = RFC3339.seconds(ASCII.trimmingBlanks(raw))
+            if minEffectiveAt == nil {
+                problems.append("\(effectiveKey) \"\(OneLine.text(raw))\" is not an RFC 3339 time; the minimum counts from now")
+            }
+        } else {
+            minEffectiveAt = nil
+        }
+        let rolloutKey = GateConfig.rolloutPercentKey(platform: platform)
+        if let raw = config.values[rolloutKey], !raw.isEmpty {
+            if let percent = Int64(decimal: ASCII.trimmingBlanks(raw)), (0...100).contains(percent) {
+                rolloutPercent = Int(percent)
+            } else {
+                problems.append("\(rolloutKey) \"\(OneLine.text(raw))\" is not a whole number 0-100; 100 used")
+                rolloutPercent = 100
+            }
+        } else {
+            rolloutPercent = 100
+        }
+
         templateVersion = config.templateVersion
         problem = problems.isEmpty ? nil : "\(documentName): " + problems.joined(separator: "; ")
+    }
+
+    /// The valid versions of a comma-separated list; each invalid entry is
+    /// reported and ignored.
+    private static func blocked(_ raw: String?, key: String, problems: inout [String]) -> [String] {
+        guard let raw, !ASCII.trimmingBlanks(raw).isEmpty else { return [] }
+        var valid: [String] = []
+        for entry in raw.split(separator: ",", omittingEmptySubsequences: false) {
+            let text = ASCII.trimmingBlanks(entry)
+            if let version = withVersion(text, { $0?.trimmedText }) {
+                valid.append(version)
+            } else {
+                problems.append("\(key) entry \"\(OneLine.text(text))\" is not a valid version; ignored")
+            }
+        }
+        return valid
     }
 }

@@ -6,6 +6,12 @@ package protocol ConfigSource: Sendable {
     var name: String { get }
     /// The snapshot to decide with, or why there is none (the check fails open).
     func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure>
+    /// The protocol's own installation id (Firebase's FID), if it keeps one.
+    func installationID(state: PrivateDirectory) -> String?
+}
+
+extension ConfigSource {
+    package func installationID(state: PrivateDirectory) -> String? { nil }
 }
 
 /// What a check knows when it asks for a config.

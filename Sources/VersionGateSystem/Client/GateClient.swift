@@ -73,7 +73,11 @@ package final class GateClient: Sendable {
         }
 
         let snapshot = loaded.snapshot
-        let verdict = Verdict(current: current, snapshot: snapshot)
+        let verdict = Verdict(current: current, snapshot: snapshot, now: request.now) { latest in
+            let state = PrivateDirectory(base: XDGDirectories.stateHome(environment.variables), files: system.files)
+            return (try? source.get()).flatMap { InstallationID.resolve($0, state: state) }
+                .map { Rollout.bucket(installationID: $0, latest: latest) }
+        }
         var shouldPrompt = verdict.status == .mandatory
         var sessionNote: String?
         if verdict.status == .optional {
@@ -95,13 +99,16 @@ package final class GateClient: Sendable {
                                          country: StoreLocator.country(settings.options, region: resolved.region),
                                          deadline: deadline)
         }
+        let grace = verdict.requiredFrom.map { at in
+            GraceMessage.text(requiredFrom: at, language: locale?.texts.language ?? "en", updateMessage: snapshot.updateMessage)
+        }
         return GateResult(verdict: verdict,
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
                           snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
                           texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
-                          note: [loaded.note, sessionNote].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
+                          note: [verdict.note, loaded.note, sessionNote].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
                           store: store,
-                          storeURL: store?.url.map(storeLocator.cText))
+                          storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init))
     }
 
     /// Where to update, whatever the version: the config's update URL (when

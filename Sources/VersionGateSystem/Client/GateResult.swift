@@ -48,7 +48,7 @@ package final class GateResult: Sendable {
     /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE.
     package init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
          locale: (option: String?, environment: CheckEnvironment), texts: CatalogTexts?, source: String,
-         loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?) {
+         loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?, graceMessage: CText? = nil) {
         status = verdict.status
         self.shouldPrompt = shouldPrompt
         current = verdict.currentText
@@ -60,7 +60,7 @@ package final class GateResult: Sendable {
             dismissLabel = nil
         case .optional:
             title = texts?.optionalTitle
-            message = snapshot.updateMessage ?? texts?.optionalMessage
+            message = graceMessage ?? snapshot.updateMessage ?? texts?.optionalMessage
             actionLabel = texts?.updateLabel
             dismissLabel = texts?.laterLabel
         case .upToDate:

@@ -8,6 +8,12 @@ package protocol ConfigFetcher: Sendable {
     /// Stable identity of what is fetched, for cache and state file names.
     var cacheKey: String { get }
     func fetch(_ context: FetchContext) throws(FetchFailure) -> FetchOutcome
+    /// The installation id the protocol persists in `state`, if any.
+    func installationID(state: PrivateDirectory) -> String?
+}
+
+extension ConfigFetcher {
+    package func installationID(state: PrivateDirectory) -> String? { nil }
 }
 
 /// Everything a fetch may use; nothing else (no environment, no clock).

@@ -60,6 +60,12 @@ package struct FirebaseFetcher: ConfigFetcher {
         return try FirebaseFetchResponse.outcome(response, source: name, requestURL: url, note: installation.note)
     }
 
+    /// The FID registered for this project and app (the rollout bucket uses it).
+    package func installationID(state: PrivateDirectory) -> String? {
+        state.read(FirebaseInstallation.fileName(projectID: projectID, appID: appID),
+                   maxBytes: FirebaseInstallation.maxFileBytes).flatMap(FirebaseInstallation.decode)?.fid
+    }
+
     /// request_linux_recommended.json; absent facts are left out (conditions
     /// on them then evaluate false, as the service documents).
     private func body(_ context: FetchContext, _ installation: FirebaseInstallations.Resolved) -> JSONValue {

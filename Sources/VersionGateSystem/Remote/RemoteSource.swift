@@ -45,6 +45,8 @@ package final class RemoteSource: ConfigSource {
 
     package var name: String { fetcher.name }
 
+    package func installationID(state: PrivateDirectory) -> String? { fetcher.installationID(state: state) }
+
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         var request = request
         request.boot = request.bootClock()   // once per load; local documents never pay for it
