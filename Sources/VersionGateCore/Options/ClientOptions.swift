@@ -12,6 +12,8 @@ package struct ClientOptions: Sendable, Equatable {
     /// nil = from the environment at check time.
     package var locale: String?
     package var sessionScope = SessionScope.login
+    /// After an OPTIONAL prompt, none for this long, across sessions; 0 = off.
+    package var remindAfterSeconds: Int64 = 0
 
     package var firebaseProjectID: String?
     package var firebaseAPIKey: String?
@@ -84,6 +86,11 @@ extension ClientOptions {
                    summary: "OPTIONAL prompts once per login session (a marker under $XDG_RUNTIME_DIR) or per process") {
             o, v throws(GateFailure) in
             o.sessionScope = try v.map { v throws(GateFailure) in try choice("session_scope", v) } ?? .login
+        },
+        OptionSpec(key: "remind_after_s", accepts: "0-31536000", defaultText: "0",
+                   summary: "after an OPTIONAL prompt, no other for this many seconds, across login sessions (under $XDG_STATE_HOME); 0 = once per session only") {
+            o, v throws(GateFailure) in
+            o.remindAfterSeconds = try v.map { v throws(GateFailure) in try number("remind_after_s", v, 0...31_536_000) } ?? 0
         },
         OptionSpec(key: "firebase_project_id", accepts: "[A-Za-z0-9-]{1,64}", defaultText: "-",
                    summary: "Firebase project, overriding the firebase:// URL's") { o, v throws(GateFailure) in
