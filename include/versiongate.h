@@ -140,6 +140,8 @@ void vg_client_free(vg_client *client);
  *       Language of the texts; unset: LC_ALL, LC_MESSAGES, LANG at check time.
  *   "session_scope": login or process; default login.
  *       OPTIONAL prompts once per login session (a marker under $XDG_RUNTIME_DIR) or per process.
+ *   "remind_after_s": 0-31536000; default 0.
+ *       After an OPTIONAL prompt, no other for this many seconds, across login sessions (under $XDG_STATE_HOME); 0 = once per session only.
  *   "firebase_project_id": [A-Za-z0-9-]{1,64}; default none.
  *       Firebase project, overriding the firebase:// URL's.
  *   "firebase_api_key": [A-Za-z0-9_-]{1,256}; default none.
