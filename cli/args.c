@@ -74,6 +74,13 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         if (strcmp(verbs[v].verb, args->verb) == 0) allowed = verbs[v].options;
     if (!allowed) return fail(args, "unknown verb \"%s\"", args->verb);
 
+    /* --help anywhere before "--" wins over every other problem. */
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            args->help = 1;
+            return 0;
+        }
+
     int options_done = 0;
     int status = 0;
     for (int i = 2; i < argc; i++) {
@@ -97,7 +104,6 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
             options_done = 1;
             continue;
         }
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) { args->help = 1; continue; }
 
         static const struct { const char *name; unsigned flag; const char *key; } valued[] = {
             {"--source", OPT_SOURCE, "source"}, {"--platform", OPT_PLATFORM, "platform"},
@@ -141,7 +147,6 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
             break;
         }
     }
-    if (status == 0 && args->help) return 0;
     /* exec: a COMMAND after a bad option is still found (exec fails open). */
     if (status != 0 && (allowed & OPT_COMMAND) && !args->command) {
         for (int i = 2; i < argc; i++)
