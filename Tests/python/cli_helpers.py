@@ -15,10 +15,13 @@ the number in ``<bin>/<name>.exit`` (default 0).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from conftest import LIB_PATH, REPO
@@ -38,17 +41,37 @@ code = os.path.join(here, name + ".exit")
 sys.exit(int(open(code).read()) if os.path.exists(code) else 0)
 ''' % sys.executable
 
-# Prints its pid and raw argv (/proc/self/cmdline, argv[0] included) as JSON,
-# then exits with $VG_TEST_EXIT (default 0); touches $VG_TEST_RAN if set.
-PROBE = r'''#!%s
-import json, os, sys
-raw = open("/proc/self/cmdline", "rb").read().split(b"\0")[:-1]
-if os.environ.get("VG_TEST_RAN"):
-    open(os.environ["VG_TEST_RAN"], "a").write("ran\n")
-print(json.dumps({"pid": os.getpid(), "argv": [a.decode("utf-8", "surrogateescape") for a in raw]}))
-sys.stdout.flush()
-sys.exit(int(os.environ.get("VG_TEST_EXIT", "0")))
-''' % sys.executable
+# A compiled probe, so argv[0] arrives as given (a script's would be its
+# interpreter's): writes its pid and argv, NUL-separated, to $VG_TEST_OUT,
+# appends a line to $VG_TEST_RAN if set, and exits with $VG_TEST_EXIT.
+PROBE_C = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    const char *ran = getenv("VG_TEST_RAN");
+    if (ran) { FILE *r = fopen(ran, "a"); if (r) { fputs("ran\n", r); fclose(r); } }
+    const char *out = getenv("VG_TEST_OUT");
+    FILE *f = out ? fopen(out, "wb") : NULL;
+    if (f) {
+        fprintf(f, "%d", (int)getpid());
+        for (int i = 0; i < argc; i++) { fputc(0, f); fputs(argv[i], f); }
+        fclose(f);
+    }
+    const char *code = getenv("VG_TEST_EXIT");
+    return code ? atoi(code) : 0;
+}
+"""
+_PROBE_DIR = Path(tempfile.mkdtemp(prefix="vg-cli-probe-"))
+atexit.register(shutil.rmtree, _PROBE_DIR, True)
+
+
+def _probe_binary() -> Path:
+    binary = _PROBE_DIR / "probe"
+    if not binary.exists():
+        (_PROBE_DIR / "probe.c").write_text(PROBE_C)
+        subprocess.run(["cc", "-O1", "-o", str(binary), str(_PROBE_DIR / "probe.c")], check=True)
+    return binary
 
 
 class Env:
@@ -66,8 +89,8 @@ class Env:
         self.runtime = self.new_session()
         self.extra: dict[str, str] = {}
         self.probe = self.bin / "probe"
-        self.probe.write_text(PROBE)
-        self.probe.chmod(0o755)
+        shutil.copy(_probe_binary(), self.probe)
+        self.probe_out = root / "probe.out"
 
     def new_session(self) -> Path:
         """A fresh login session (a new XDG_RUNTIME_DIR), now the current one."""
@@ -102,6 +125,7 @@ class Env:
             "XDG_RUNTIME_DIR": str(self.runtime),
             "XDG_STATE_HOME": str(self.state),
             "XDG_CACHE_HOME": str(self.cache),
+            "VG_TEST_OUT": str(self.probe_out),
         }
         env.update(self.extra)
         for key, value in overrides.items():
@@ -118,7 +142,9 @@ def run(args, env: dict, input: bytes | None = None, timeout: float = 60) -> sub
                           input=input, stdin=None if input is not None else subprocess.DEVNULL)
 
 
-def probe_output(proc: subprocess.CompletedProcess) -> dict:
-    lines = [line for line in proc.stdout.decode().splitlines() if line.startswith("{")]
-    assert lines, (proc.returncode, proc.stdout, proc.stderr)
-    return json.loads(lines[-1])
+def probe_output(env: "Env") -> dict:
+    """What the probe last saw: {"pid": int, "argv": [str...]}; fails when it did not run."""
+    assert env.probe_out.exists(), "COMMAND did not run"
+    raw = env.probe_out.read_bytes().split(b"\0")
+    env.probe_out.unlink()
+    return {"pid": int(raw[0]), "argv": [a.decode("utf-8", "surrogateescape") for a in raw[1:]]}
