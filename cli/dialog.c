@@ -15,8 +15,10 @@ static char *joined(const char *a, const char *b) {
     return asprintf(&text, "%s%s", a, b ? b : "") < 0 ? NULL : text;
 }
 
-/* &, <, >, " and ' as entities; newlines as <br> when `breaks`. */
-static char *escaped_markup(const char *text, int breaks) {
+/* &, < and > as entities; for Qt rich text (`rich`) also " and ', and
+ * newlines as <br>. */
+static char *escaped_markup(const char *text, int rich) {
+    int breaks = rich;
     size_t length = 0;
     for (const char *c = text; *c; c++) length += 6;
     char *out = malloc(length + 1);
@@ -24,7 +26,7 @@ static char *escaped_markup(const char *text, int breaks) {
     char *o = out;
     for (const char *c = text; *c; c++) {
         const char *entity = *c == '&' ? "&amp;" : *c == '<' ? "&lt;" : *c == '>' ? "&gt;"
-            : *c == '"' ? "&quot;" : *c == '\'' ? "&#39;" : (*c == '\n' && breaks) ? "<br>" : NULL;
+            : (*c == '"' && rich) ? "&quot;" : (*c == '\'' && rich) ? "&#39;" : (*c == '\n' && breaks) ? "<br>" : NULL;
         if (entity) {
             size_t n = strlen(entity);
             memcpy(o, entity, n);
