@@ -46,6 +46,32 @@ char *vgcli_find_program(const char *name) {
     return NULL;
 }
 
+static int is_utf8_locale(const char *name) {
+    return name && (strcasestr(name, "UTF-8") || strcasestr(name, "utf8"));
+}
+
+/* The environment for a dialog. Our texts are UTF-8; in a locale that is
+ * not (e.g. none set: "C"), GTK and Qt would convert the arguments from
+ * ASCII and refuse them, so the character type becomes C.UTF-8 (the
+ * language of messages is untouched unless LC_ALL forces it). NULL: use
+ * environ as it is. */
+static char **dialog_environment(void) {
+    const char *all = getenv("LC_ALL"), *ctype = getenv("LC_CTYPE"), *lang = getenv("LANG");
+    const char *effective = all && *all ? all : ctype && *ctype ? ctype : lang;
+    if (is_utf8_locale(effective)) return NULL;
+    const char *replaced = all && *all ? "LC_ALL=" : "LC_CTYPE=";
+    size_t count = 0;
+    while (environ[count]) count++;
+    char **copy = calloc(count + 2, sizeof *copy);
+    if (!copy) return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++)
+        if (strncmp(environ[i], replaced, strlen(replaced)) != 0) copy[n++] = environ[i];
+    copy[n++] = (char *)(replaced[3] == 'A' ? "LC_ALL=C.UTF-8" : "LC_CTYPE=C.UTF-8");
+    copy[n] = NULL;
+    return copy;
+}
+
 int vgcli_run(char *const argv[], char *out, size_t out_size) {
     int pipe_fds[2] = {-1, -1};
     if (out && pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
@@ -76,7 +102,9 @@ int vgcli_run(char *const argv[], char *out, size_t out_size) {
     sigaction(SIGCHLD, &default_child, &saved_child);
 
     pid_t pid;
-    int spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv, environ);
+    char **environment = dialog_environment();
+    int spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv, environment ? environment : environ);
+    free(environment);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (out) close(pipe_fds[1]);

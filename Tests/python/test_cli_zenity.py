@@ -70,3 +70,20 @@ def test_real_zenity_mandatory_update(env, xvfb, write_doc):
     assert proc.returncode == 20, err
     assert not env.probe_out.exists()
     assert env.calls("xdg-open") == [[URL]]
+
+
+def test_real_zenity_shows_utf8_text_without_a_utf8_locale(env, xvfb, write_doc):
+    """No LANG at all (the C locale): GTK would refuse non-ASCII arguments;
+    the dialog's character type is C.UTF-8, and the Portuguese title shows."""
+    doc = write_doc(flat(update_message="Nova versão <b>já</b> disponível & mais"))
+    proc = subprocess.Popen([str(CLI), "exec", "--source", str(doc), "--version", "1.0.40", "--set", "locale=pt_BR",
+                             "--", str(env.probe)], env=env.vars(LANG=None, LC_ALL=None),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        xvfb.key(xvfb.window("Atualização disponível"), "Escape")
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert err == b""
+    probe_output(env)
