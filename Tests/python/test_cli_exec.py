@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -245,3 +246,23 @@ def test_skip_without_a_state_directory_warns_and_runs(env, doc):
     assert proc.returncode == 0
     assert "cannot skip this version" in proc.stderr.decode()
     probe_output(env)
+
+
+def test_command_inherits_exactly_the_callers_descriptors(env, doc, tmp_path):
+    """Nothing the library or a dialog opened leaks into COMMAND; what the
+    caller passed (here one pipe end) still arrives."""
+    lister = tmp_path / "list-fds"
+    lister.write_text("#!%s\nimport os\nfds = []\nfor fd in range(1024):\n    try:\n        os.fstat(fd)\n"
+                      "        fds.append(fd)\n    except OSError:\n        pass\nprint(fds)\n" % sys.executable)
+    lister.chmod(0o755)
+    r, w = os.pipe()
+    try:
+        for version in ("1.0.41", "1.0.40", "1.0.40"):      # up to date, OPTIONAL prompting, OPTIONAL quiet
+            proc = subprocess.run([str(CLI), *exec_args(doc, version, str(lister))], env=env.vars(), pass_fds=(w,),
+                                  stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+            assert proc.returncode == 0, proc.stderr
+            assert proc.stdout.decode().strip() == str(sorted([0, 1, 2, w]))
+    finally:
+        os.close(r)
+        os.close(w)
+    assert len(env.calls("zenity")) == 1
