@@ -53,6 +53,25 @@ public func vg_client_set(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?
     return errorCode(outcome)
 }
 
+@_cdecl("vg_client_skip_version")
+public func vg_client_skip_version(_ client: OpaquePointer?, _ version: UnsafePointer<CChar>?) -> Int32 {
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
+    let outcome: GateFailure?
+    if let version, let text = String(validatingCString: version) {
+        do throws(GateFailure) {
+            try handle.client.skipVersion(text)
+            outcome = nil
+        } catch {
+            outcome = error
+        }
+    } else {
+        outcome = .invalidArgument(version == nil ? "version is NULL" : "version is not valid UTF-8")
+    }
+    handle.lastError.withLock { $0 = outcome.map { CText($0.message) } }
+    return errorCode(outcome)
+}
+
 @_cdecl("vg_client_last_error")
 public func vg_client_last_error(_ client: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let handle = clientHandle(client) else { return staticCString("client is NULL") }

@@ -61,7 +61,15 @@ final class MessagesTests: XCTestCase {
             language: "en", mandatoryTitle: "Update required",
             mandatoryMessage: "This version is no longer supported. Please update to continue.",
             optionalTitle: "Update available", optionalMessage: "A new version is available.",
-            updateLabel: "Update", laterLabel: "Later"))
+            updateLabel: "Update", laterLabel: "Later",
+            requiredFromMessage: "This version will stop working on {date}. Please update before then.",
+            datePattern: "{month} {day}, {year}",
+            months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                     "November", "December"]))
+        XCTAssertEqual(MessageCatalog.forLanguage("de").requiredFrom(year: 2027, month: 3, day: 1),
+                       "Diese Version funktioniert ab dem 1. März 2027 nicht mehr. Bitte aktualisieren Sie vorher.")
+        XCTAssertEqual(MessageCatalog.forLanguage("en").requiredFrom(year: 2027, month: 12, day: 31),
+                       "This version will stop working on December 31, 2027. Please update before then.")
     }
 
     /// Every catalog is complete, distinct from English, and clean.

@@ -208,8 +208,54 @@ final class StoreURLTests: XCTestCase {
 
     // MARK: - resolver
 
+    /// Inside Flatpak or Snap the portal opens any URI, so https goes first.
+    func testSandboxPutsHTTPSFirst() {
+        func resolve(_ sandbox: Sandbox?, _ store: StoreKind, _ id: String, config: String? = nil,
+                     fallback: String? = nil) -> StoreResolution {
+            StoreResolver(sandbox: sandbox).resolve(store: store, appID: id, country: "us", configURL: config,
+                                                    fallbackURL: fallback, policy: .standard, configKey: "update_url_linux")
+        }
+        let rows: [(name: String, got: StoreResolution, url: String?, web: String?)] = [
+            ("outside: appstream first", resolve(nil, .flathub, "org.example.App"), "appstream:org.example.App",
+             "https://flathub.org/apps/org.example.App"),
+            ("flatpak: web page first", resolve(.flatpak, .flathub, "org.example.App"),
+             "https://flathub.org/apps/org.example.App", nil),
+            ("snap: web page first", resolve(.snap, .snap, "firefox"), "https://snapcraft.io/firefox", nil),
+            ("flatpak: an https config URL stays first", resolve(.flatpak, .flathub, "org.example.App",
+                                                                 config: "https://flathub.org/apps/org.other.App"),
+             "https://flathub.org/apps/org.other.App", "https://flathub.org/apps/org.example.App"),
+            ("flatpak: an appstream config URL yields to the web page", resolve(.flatpak, .flathub, "org.example.App",
+                                                                               config: "appstream:org.other.App"),
+             "https://flathub.org/apps/org.example.App", nil),
+            ("snap: url store, https fallback_url before appstream config",
+             resolve(.snap, .url, "x", config: "appstream:org.other.App", fallback: "https://flathub.org/"),
+             "https://flathub.org/", nil),
+        ]
+        for row in rows {
+            XCTAssertEqual(row.got.url, row.url, row.name)
+            XCTAssertEqual(row.got.webFallback, row.web, row.name)
+        }
+        XCTAssertTrue(rows[1].got.note?.contains("inside flatpak: https pages first") == true, rows[1].got.note ?? "")
+        XCTAssertNil(rows[0].got.note)
+    }
+
+    func testSandboxDetection() throws {
+        let files = POSIXFiles()
+        let none = "/nonexistent/.flatpak-info"
+        XCTAssertNil(Sandbox.detect(CheckEnvironment(variables: [:]), files: files, flatpakInfo: none))
+        XCTAssertNil(Sandbox.detect(CheckEnvironment(variables: ["FLATPAK_ID": "", "SNAP": ""]), files: files,
+                                    flatpakInfo: none))
+        XCTAssertEqual(Sandbox.detect(CheckEnvironment(variables: ["FLATPAK_ID": "org.x.Y"]), files: files,
+                                      flatpakInfo: none), .flatpak)
+        XCTAssertEqual(Sandbox.detect(CheckEnvironment(variables: ["SNAP": "/snap/x/1"]), files: files,
+                                      flatpakInfo: none), .snap)
+        let dir = try makeTemporaryDirectory(self)
+        let info = try writeFile(dir, ".flatpak-info", "[Application]\n")
+        XCTAssertEqual(Sandbox.detect(CheckEnvironment(variables: [:]), files: files, flatpakInfo: info), .flatpak)
+    }
+
     func testResolverRules() {
-        let resolver = StoreResolver()
+        let resolver = StoreResolver(sandbox: nil)
         let key = "update_url_linux"
         func resolve(_ store: StoreKind, _ id: String?, config: String?, fallback: String?,
                      policy: StoreURLPolicy = .standard) -> StoreResolution {

@@ -215,6 +215,8 @@ vg_client_last_error = _declare(
     "vg_client_last_error", c_char_p, [_vg_client_p])
 vg_client_set = _declare(
     "vg_client_set", c_int, [_vg_client_p, c_char_p, c_char_p], _errcheck_set)
+vg_client_skip_version = _declare(
+    "vg_client_skip_version", c_int, [_vg_client_p, c_char_p], _errcheck_set)
 # The check functions return an int code too, but every error there fails open
 # (UP_TO_DATE) and a result is written even then, which must be freed: the
 # code is reported on the Result, not raised (no errcheck on purpose).
@@ -553,9 +555,14 @@ class Client(_Handle):
         """Set an option; ``None`` restores its default."""
         vg_client_set(self._h(), _encode(key), _encode(value))
 
+    def skip_version(self, version: StrOrBytes) -> None:
+        """"Skip this version": no OPTIONAL prompt for this latest version
+        (or an older one) again; raises with the library's reason."""
+        vg_client_skip_version(self._h(), _encode(version))
+
     @property
     def last_error(self) -> Optional[str]:
-        """Why the last :meth:`set` failed, or None."""
+        """Why the last :meth:`set` or :meth:`skip_version` failed, or None."""
         return _decode(vg_client_last_error(self._h()))
 
     def store_url(self) -> Optional[str]:

@@ -149,6 +149,8 @@ void vg_client_free(vg_client *client);
  *       OPTIONAL prompts once per login session (a marker under $XDG_RUNTIME_DIR) or per process.
  *   "log_level": error, warning, info or debug; default warning.
  *       What the log callback hears; each level includes those before it.
+ *   "remind_after_s": 0-31536000; default 0.
+ *       After an OPTIONAL prompt, no other for this many seconds, across login sessions (under $XDG_STATE_HOME); 0 = once per session only.
  *   "firebase_project_id": [A-Za-z0-9-]{1,64}; default none.
  *       Firebase project, overriding the firebase:// URL's.
  *   "firebase_api_key": [A-Za-z0-9_-]{1,256}; default none.
@@ -194,11 +196,25 @@ void vg_client_free(vg_client *client);
  * then check from any thread. */
 int vg_client_set(vg_client *client, const char *key, const char *value);
 
-/* Why the last vg_client_set on this client failed, or NULL if it did not.
- * Owned by the client; valid until the next vg_client_set or
- * vg_client_free, on any thread: read it on the thread that configures the
- * client, before it configures it again. NULL client -> a static message. */
+/* Why the last vg_client_set or vg_client_skip_version on this client
+ * failed, or NULL if it did not. Owned by the client; valid until the next
+ * of those calls or vg_client_free, on any thread: read it on the thread
+ * that configures the client, before it configures it again. NULL client
+ * -> a static message. */
 const char *vg_client_last_error(const vg_client *client);
+
+/* "Skip this version": no OPTIONAL prompt again for this latest version
+ * (or an older one) of the client's source and platform; a newer latest
+ * prompts again. MANDATORY is never affected. Persisted under
+ * $XDG_STATE_HOME/versiongate/ (default ~/.local/state), in the user's own
+ * 0700 directory like every other state file.
+ *  client: a client with a source; NULL -> VG_EINVAL.
+ *  version: the latest version to skip, usually vg_result_latest(); not NULL.
+ * Returns VG_OK; VG_EINVAL (NULL, or no usable source), VG_EVERSION
+ * (invalid version) or VG_ECONFIG (the state could not be written); then
+ * vg_client_last_error() says why. Not thread-safe with vg_client_set on
+ * the same client; safe with checks. */
+int vg_client_skip_version(vg_client *client, const char *version);
 
 /* May `current_version` run?
  *  out: receives a result (always, when out is not NULL); free it with

@@ -14,6 +14,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var sessionScope = SessionScope.login
     /// What the log callback (vg_client_set_log_callback) hears.
     package var logLevel = LogLevel.warning
+    /// After an OPTIONAL prompt, none for this long, across sessions; 0 = off.
+    package var remindAfterSeconds: Int64 = 0
 
     package var firebaseProjectID: String?
     package var firebaseAPIKey: String?
@@ -91,6 +93,11 @@ extension ClientOptions {
                    summary: "what the log callback hears; each level includes those before it") {
             o, v throws(GateFailure) in
             o.logLevel = try v.map { v throws(GateFailure) in try choice("log_level", v) } ?? .warning
+        },
+        OptionSpec(key: "remind_after_s", accepts: "0-31536000", defaultText: "0",
+                   summary: "after an OPTIONAL prompt, no other for this many seconds, across login sessions (under $XDG_STATE_HOME); 0 = once per session only") {
+            o, v throws(GateFailure) in
+            o.remindAfterSeconds = try v.map { v throws(GateFailure) in try number("remind_after_s", v, 0...31_536_000) } ?? 0
         },
         OptionSpec(key: "firebase_project_id", accepts: "[A-Za-z0-9-]{1,64}", defaultText: "-",
                    summary: "Firebase project, overriding the firebase:// URL's") { o, v throws(GateFailure) in

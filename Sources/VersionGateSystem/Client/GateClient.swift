@@ -83,7 +83,8 @@ package final class GateClient: Sendable {
         if verdict.status == .optional {
             let key = [sourceName ?? "", settings.options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
                 .joined(separator: "\u{0}")
-            let claim = promptMemory(settings.options.sessionScope, system).claim(key)
+            let claim = PromptState.claim(settings.options, source: sourceName, latest: snapshot.latest?.string,
+                                          system) { promptMemory(settings.options.sessionScope, system).claim(key) }
             shouldPrompt = claim.shouldPrompt
             sessionNote = claim.note
         }
@@ -129,6 +130,12 @@ package final class GateClient: Sendable {
                                               country: StoreLocator.country(options, environment), deadline: deadline)
         log?.record(storeNote: resolution.note, refused: resolution.refusedSome)
         return resolution
+    }
+
+    /// The options and the name of the source they select (skip-version).
+    package var settings: (options: ClientOptions, sourceName: String?) {
+        let settings = state.withLock { $0 }
+        return (settings.options, (try? settings.source.get())?.name)
     }
 
     private func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {

@@ -27,9 +27,12 @@ package struct StoreResolution: Sendable, Equatable {
 package struct StoreResolver: Sendable {
     /// The App Store lookup; nil = no network (the lookup-form URL is used).
     package var lookup: AppStoreLookup?
+    /// Inside a sandbox https candidates come first (see Sandbox).
+    package var sandbox: Sandbox?
 
-    package init(lookup: AppStoreLookup? = nil) {
+    package init(lookup: AppStoreLookup? = nil, sandbox: Sandbox? = Sandbox.current()) {
         self.lookup = lookup
+        self.sandbox = sandbox
     }
 
     /// - Parameters:
@@ -59,11 +62,19 @@ package struct StoreResolver: Sendable {
         }
         if let fallbackURL, !fallbackURL.isEmpty { candidates.append(("fallback_url", fallbackURL)) }
 
+        if let sandbox {
+            let web = candidates.filter { $0.url.hasPrefix("https://") }
+            if !web.isEmpty && web.count < candidates.count {
+                candidates = web + candidates.filter { !$0.url.hasPrefix("https://") }
+                notes.append("inside \(sandbox.rawValue): https pages first (the portal opens any URI)")
+            }
+        }
+
         var configRefusal: String?
         for (index, candidate) in candidates.enumerated() {
             if let why = policy.refusal(of: candidate.url) {
                 notes.append("\(candidate.label) refused: \(why)")
-                if index == 0 && candidate.label == configKey { configRefusal = why }
+                if candidate.label == configKey { configRefusal = why }
                 continue
             }
             // The store's web page backs up a non-https choice; never itself.

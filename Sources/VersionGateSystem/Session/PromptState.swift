@@ -1,0 +1,109 @@
+import VersionGateCore
+
+/// What the user said about OPTIONAL prompts, kept across login sessions
+/// (SPEC §9): "skip this version" and the time of the last prompt for
+/// `remind_after_s`. One pair of small files per source and platform under
+/// `$XDG_STATE_HOME/versiongate/`, read and written through PrivateDirectory
+/// (the user's own 0700 directory, no symlinks, atomic replace), so a file
+/// another user could have planted is never used. Never consulted for
+/// MANDATORY: only `claim` below reads it, and only for OPTIONAL.
+package struct PromptState: Sendable {
+    private let directory: PrivateDirectory
+    private let key: String
+    private static let maxFileBytes = 512
+
+    /// nil when there is no state directory ($XDG_STATE_HOME and $HOME unset
+    /// or relative).
+    package init?(source: String, platform: String, environment: CheckEnvironment, files: any FileSystem) {
+        let variables = ["XDG_STATE_HOME": environment.value("XDG_STATE_HOME"), "HOME": environment.value("HOME")]
+            .compactMapValues { $0 }
+        guard let directory = PrivateDirectory(base: XDGDirectories.stateHome(variables), files: files) else {
+            return nil
+        }
+        self.directory = directory
+        key = fnv1a64Hex(source + "\u{0}" + platform)
+    }
+
+    private var skipName: String { "skip-\(key)" }
+    private var remindName: String { "prompted-\(key)" }
+
+    /// The latest version the user skipped (trimmed text), or nil.
+    package func skippedVersion() -> String? {
+        guard let bytes = directory.read(skipName, maxBytes: Self.maxFileBytes) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return withVersion(text) { $0?.trimmedText }
+    }
+
+    /// Records "skip `version`" (a valid version, trimmed); false when the
+    /// state directory cannot be written.
+    package func skip(_ version: String) -> Bool {
+        directory.write(skipName, Array((version + "\n").utf8))
+    }
+
+    /// When the library last said to prompt for OPTIONAL (Unix seconds).
+    package func lastPrompt() -> Int64? {
+        guard let bytes = directory.read(remindName, maxBytes: Self.maxFileBytes) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return Int64(decimal: String(text.prefix { $0 != "\n" }))
+    }
+
+    package func recordPrompt(at now: Int64) {
+        directory.write(remindName, Array("\(now)\n".utf8))
+    }
+
+    /// Whether an OPTIONAL for `latest` prompts now: not when the user
+    /// skipped that version (or a newer one), not within `remindAfter`
+    /// seconds of the last prompt, else whatever the session says. A
+    /// prompt time in the future is never fresh.
+    package func claim(latest: String?, now: Int64, remindAfter: Int64,
+                       session: () -> PromptClaim) -> PromptClaim {
+        if let latest, let skipped = skippedVersion(), Self.compare(latest, skipped).map({ $0 <= 0 }) == true {
+            return PromptClaim(shouldPrompt: false, note: "version \(skipped) skipped by the user")
+        }
+        guard remindAfter > 0 else { return session() }
+        if let last = lastPrompt(), last <= now, now - last < remindAfter {
+            return PromptClaim(shouldPrompt: false,
+                               note: "prompted \(now - last) s ago; remind_after_s \(remindAfter) (next prompt after \(last + remindAfter))")
+        }
+        let claim = session()
+        if claim.shouldPrompt { recordPrompt(at: now) }
+        return claim
+    }
+
+    private static func compare(_ a: String, _ b: String) -> Int? {
+        withVersion(a) { left in withVersion(b) { right in left.flatMap { l in right.map { l.compare(to: $0) } } } }
+    }
+}
+
+extension PromptState {
+    /// GateClient.check's OPTIONAL path: the client's state for its source
+    /// and platform, then the session (directly when there is no state
+    /// directory: skip cannot have been recorded, remind cannot be kept).
+    package static func claim(_ options: ClientOptions, source: String?, latest: String?, _ system: System,
+                              session: () -> PromptClaim) -> PromptClaim {
+        guard let state = PromptState(source: source ?? "", platform: options.platform,
+                                      environment: system.environment, files: system.files) else { return session() }
+        return state.claim(latest: latest, now: system.wallClock(), remindAfter: options.remindAfterSeconds,
+                           session: session)
+    }
+}
+
+extension GateClient {
+    /// "Skip this version" (vg_client_skip_version): no OPTIONAL prompt for
+    /// `version` (a latest version) or an older latest again, for this
+    /// client's source and platform. MANDATORY is never affected.
+    package func skipVersion(_ version: String) throws(GateFailure) {
+        let (options, sourceName) = settings
+        guard let sourceName else { throw .invalidArgument("no usable source is set: nothing to skip a version of") }
+        guard let trimmed = withVersion(version, { $0?.trimmedText }) else {
+            throw .invalidVersion("cannot skip \(OneLine.quoted(version, max: 64)): not a valid version")
+        }
+        guard let state = PromptState(source: sourceName, platform: options.platform, environment: system.environment,
+                                      files: system.files) else {
+            throw .config("cannot remember a skipped version: neither XDG_STATE_HOME nor HOME is an absolute path")
+        }
+        guard state.skip(trimmed) else {
+            throw .config("cannot write the skipped version under \(XDGDirectories.stateHome(system.environment.variables) ?? "")/versiongate")
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import VersionGateCore
+
+/// The sandbox the process runs in, if any (SPEC §7). Inside Flatpak and
+/// Snap, `xdg-open` goes through the desktop portal, which accepts any URI
+/// (exit 0) and shows its own dialog for a scheme no app handles: the
+/// web-page retry never fires there, so the store's https page goes first.
+package enum Sandbox: String, Sendable {
+    case flatpak, snap
+
+    /// Flatpak: `FLATPAK_ID` set or `/.flatpak-info` present; Snap: `SNAP` set.
+    package static func detect(_ environment: CheckEnvironment, files: any FileSystem,
+                               flatpakInfo: String = "/.flatpak-info") -> Sandbox? {
+        if environment.value("FLATPAK_ID").map({ !$0.isEmpty }) == true || files.identity(of: flatpakInfo) != nil {
+            return .flatpak
+        }
+        if environment.value("SNAP").map({ !$0.isEmpty }) == true { return .snap }
+        return nil
+    }
+
+    /// This process's, read when a store URL is resolved (not cached: a
+    /// resolution is, by StoreLocator).
+    package static func current() -> Sandbox? { detect(.current(), files: POSIXFiles()) }
+}

@@ -1,0 +1,149 @@
+/*
+ * versiongate — the command line over libversiongate (SPEC §11).
+ *
+ * A thin program: every decision (versions, the gate, sessions, skip and
+ * remind, store URLs, opening them) is the library's, reached through the
+ * public header only. What lives here is what a command needs on top:
+ * arguments, where to show a prompt, and exec.
+ *
+ *   args.c    the command line: verbs, options in any order, --set, --
+ *   client.c  a vg_client made from the options; one-line warnings
+ *   json.c    reading fields of vg_result_json (a flat object)
+ *   verbs.c   check, compare, store-url
+ *   explain.c explain
+ *   exec.c    exec: the check, the prompt, then execv COMMAND (or exit 20)
+ *   prompt.c  where the prompt goes (--dialog auto) and the terminal prompt
+ *   dialog.c  zenity, kdialog and notify-send argument vectors
+ *   spawn.c   finding programs on PATH, posix_spawn with a clean fd set
+ *   help.c    --help texts
+ */
+#ifndef VERSIONGATE_CLI_H
+#define VERSIONGATE_CLI_H
+
+#include <stddef.h>
+#include <versiongate.h>
+
+/* Exit codes (SPEC §11). */
+enum {
+    VGCLI_EXIT_OK = 0,          /* up to date, and every error of a check */
+    VGCLI_EXIT_INVALID = 1,     /* compare: an invalid version */
+    VGCLI_EXIT_USAGE = 2,       /* usage error; message on stderr */
+    VGCLI_EXIT_OPTIONAL = 10,
+    VGCLI_EXIT_MANDATORY = 20,
+    VGCLI_EXIT_NOEXEC = 126,    /* exec: COMMAND found but could not run */
+    VGCLI_EXIT_NOTFOUND = 127   /* exec: COMMAND not found */
+};
+
+/* ---- args.c ---- */
+
+typedef struct vgcli_setting {
+    const char *key;   /* option key for vg_client_set */
+    char *value;       /* owned copy */
+} vgcli_setting;
+
+typedef struct vgcli_args {
+    const char *verb;
+    int help;
+    int json;
+    const char *version;        /* --version V (the app's) */
+    const char *dialog;         /* --dialog */
+    vgcli_setting *settings;    /* --source, --platform, --store, --app-id, --set, in order */
+    size_t setting_count;
+    int has_source, has_store;
+    const char *positional[2];  /* compare A B */
+    size_t positional_count;
+    char **command;             /* exec: after --, argv as given (not copied) */
+    int command_count;
+    char error[512];            /* the usage error, when parsing fails */
+} vgcli_args;
+
+/* Parses argv[1...] (argv[1] is the verb). 0 on success, -1 with
+ * args->error set. */
+int vgcli_parse(vgcli_args *args, int argc, char **argv);
+void vgcli_args_free(vgcli_args *args);
+/* "versiongate VERB: MESSAGE" on stderr plus a hint; returns VGCLI_EXIT_USAGE. */
+int vgcli_usage_error(const char *verb, const char *message);
+
+/* ---- client.c ---- */
+
+/* A client with every setting applied in order. NULL and a message in
+ * `error` when the library refuses one (the key and why). */
+vg_client *vgcli_client(const vgcli_args *args, char *error, size_t error_size);
+/* One line on stderr: "versiongate: warning: ..." with control characters
+ * (e.g. newlines of a message) shown as spaces. */
+void vgcli_warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
+/* The fail-open warning for a result with an error (nothing when VG_OK). */
+void vgcli_warn_result(const vg_result *result);
+
+/* ---- json.c ---- */
+
+/* The value of a top-level member of a flat JSON object: a malloc'd,
+ * decoded copy of a string, the text of a number/true/false, or NULL for
+ * null, a missing key or malformed JSON. Free with free(). */
+char *vgcli_json_get(const char *json, const char *key);
+
+/* ---- verbs ---- */
+int vgcli_check(const vgcli_args *args);
+int vgcli_compare(const vgcli_args *args);
+int vgcli_store_url(const vgcli_args *args);
+int vgcli_explain(const vgcli_args *args);
+int vgcli_exec(const vgcli_args *args);
+/* execv COMMAND (found on PATH when it has no slash); returns only on failure, with 126 or 127. */
+int vgcli_exec_command(char **command);
+
+/* ---- help.c ---- */
+/* Prints the help of `verb` (NULL: the overview) to stdout; 0 when known. */
+int vgcli_help(const char *verb);
+void vgcli_print_version(void);
+
+/* ---- prompt.c / dialog.c ---- */
+
+typedef enum vgcli_answer {
+    VGCLI_UPDATE,     /* the user chose Update */
+    VGCLI_LATER,      /* Later, closed, or a notification (OPTIONAL) */
+    VGCLI_SKIP,       /* Skip this version (OPTIONAL) */
+    VGCLI_DISMISSED,  /* MANDATORY shown and closed without Update */
+    VGCLI_NOT_SHOWN   /* nothing could be shown */
+} vgcli_answer;
+
+typedef struct vgcli_prompt {
+    int mandatory;
+    const char *title, *message, *url;
+    const char *update_label, *later_label, *skip_label;
+} vgcli_prompt;
+
+typedef enum vgcli_place {
+    VGCLI_PLACE_TERMINAL,
+    VGCLI_PLACE_ZENITY,
+    VGCLI_PLACE_KDIALOG,
+    VGCLI_PLACE_NOTIFY,
+    VGCLI_PLACE_STDERR,
+    VGCLI_PLACE_NONE
+} vgcli_place;
+
+/* Where a prompt goes for --dialog `mode` (auto, terminal, zenity,
+ * kdialog, none); -1 for an unknown mode. */
+int vgcli_place_for(const char *mode, int mandatory);
+const char *vgcli_place_name(vgcli_place place);
+/* Shows the prompt there and returns the answer. */
+vgcli_answer vgcli_show(vgcli_place place, const vgcli_prompt *prompt);
+vgcli_answer vgcli_terminal_prompt(const vgcli_prompt *prompt);
+vgcli_answer vgcli_zenity(const vgcli_prompt *prompt);
+vgcli_answer vgcli_kdialog(const vgcli_prompt *prompt);
+/* notify-send; 0 when a notification was sent. */
+int vgcli_notify(const vgcli_prompt *prompt);
+/* The prompt as text on stderr. */
+void vgcli_stderr_prompt(const vgcli_prompt *prompt);
+
+/* ---- spawn.c ---- */
+
+/* The full path of `name` (no slash) in an absolute $PATH entry, as a
+ * malloc'd string, or NULL. A name with a slash is returned as a copy. */
+char *vgcli_find_program(const char *name);
+/* Runs argv[0] (a full path) with stdin and stderr on /dev/null, stdout
+ * into `out` (up to out_size - 1 bytes, NUL-terminated; NULL: /dev/null),
+ * no other descriptor, default signal handling; waits for it. Returns its
+ * exit status (0-255), or -1 when it could not be run or was killed. */
+int vgcli_run(char *const argv[], char *out, size_t out_size);
+
+#endif

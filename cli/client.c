@@ -1,0 +1,43 @@
+/* A client made from the command line's settings, and one-line warnings. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+vg_client *vgcli_client(const vgcli_args *args, char *error, size_t error_size) {
+    vg_client *client = NULL;
+    int code = vg_client_new(&client);
+    if (code != VG_OK) {
+        snprintf(error, error_size, "cannot create a client: %s", vg_strerror(code));
+        return NULL;
+    }
+    for (size_t i = 0; i < args->setting_count; i++) {
+        const vgcli_setting *setting = &args->settings[i];
+        if (vg_client_set(client, setting->key, setting->value) != VG_OK) {
+            const char *why = vg_client_last_error(client);
+            snprintf(error, error_size, "%s", why ? why : "option refused");
+            vg_client_free(client);
+            return NULL;
+        }
+    }
+    return client;
+}
+
+void vgcli_warn(const char *format, ...) {
+    char line[2048];
+    va_list list;
+    va_start(list, format);
+    vsnprintf(line, sizeof line, format, list);
+    va_end(list);
+    for (char *c = line; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' ';
+    fprintf(stderr, "versiongate: warning: %s\n", line);
+}
+
+void vgcli_warn_result(const vg_result *result) {
+    int code = vg_result_error(result);
+    if (code == VG_OK) return;
+    const char *message = vg_result_error_message(result);
+    vgcli_warn("%s (%s); treated as up to date", message ? message : vg_strerror(code), vg_strerror(code));
+}

@@ -1,0 +1,106 @@
+/* exec: check, prompt where the user is, then become COMMAND (same pid,
+ * argv byte for byte, its own exit status) — unless MANDATORY, which never
+ * starts it. exec fails open: a mistake in its own options or a failing
+ * source warns on stderr and runs COMMAND; only a missing COMMAND is a
+ * usage error. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The label for "Skip this version": the library has no localized one. */
+static const char skip_label[] = "Skip this version";
+
+int vgcli_exec_command(char **command) {
+    fflush(NULL);
+    char *path = vgcli_find_program(command[0]);
+    if (!path) {
+        fprintf(stderr, "versiongate exec: %s: command not found\n", command[0]);
+        return VGCLI_EXIT_NOTFOUND;
+    }
+    execv(path, command);
+    int error = errno;
+    fprintf(stderr, "versiongate exec: %s: %s\n", path, strerror(error));
+    free(path);
+    return error == ENOENT ? VGCLI_EXIT_NOTFOUND : VGCLI_EXIT_NOEXEC;
+}
+
+static void open_store(const char *url) {
+    if (!url) {
+        vgcli_warn("no store URL is known; nothing to open");
+        return;
+    }
+    int code = vg_open_url(url);
+    if (code != VG_OK) vgcli_warn("cannot open %s: %s", url, vg_strerror(code));
+}
+
+/* MANDATORY: the blocking prompt; COMMAND never starts. */
+static int blocked(const vg_result *result, const vgcli_prompt *prompt, vgcli_place place, const vgcli_args *args) {
+    vgcli_answer answer = vgcli_show(place, prompt);
+    if (answer == VGCLI_NOT_SHOWN) {
+        if (place != VGCLI_PLACE_STDERR) vgcli_stderr_prompt(prompt);
+        fprintf(stderr, "versiongate: the update prompt could not be shown (%s)\n",
+                place == VGCLI_PLACE_STDERR ? "no terminal, and no graphical session with zenity or kdialog"
+                : place == VGCLI_PLACE_NONE ? "--dialog none" : vgcli_place_name(place));
+        if (place != VGCLI_PLACE_NONE) vgcli_notify(prompt);
+    }
+    if (answer == VGCLI_UPDATE) open_store(prompt->url);
+    const char *minimum = vg_result_min_required(result);
+    fprintf(stderr, "versiongate: %s not started: version %s is below the minimum %s\n", args->command[0],
+            args->version, minimum ? minimum : "");
+    return VGCLI_EXIT_MANDATORY;
+}
+
+/* OPTIONAL, when the library says to prompt now. */
+static void offer(vg_client *client, const vg_result *result, const vgcli_prompt *prompt, vgcli_place place) {
+    vgcli_answer answer = vgcli_show(place, prompt);
+    if (answer == VGCLI_NOT_SHOWN && place != VGCLI_PLACE_NONE && vgcli_notify(prompt) != 0)
+        vgcli_stderr_prompt(prompt);
+    if (answer == VGCLI_UPDATE) open_store(prompt->url);
+    if (answer == VGCLI_SKIP) {
+        const char *latest = vg_result_latest(result);
+        if (!latest || vg_client_skip_version(client, latest) != VG_OK) {
+            const char *why = vg_client_last_error(client);
+            vgcli_warn("cannot skip this version: %s", why ? why : "no latest version");
+        }
+    }
+}
+
+int vgcli_exec(const vgcli_args *args) {
+    const char *mode = args->dialog ? args->dialog : "auto";
+    if (vgcli_place_for(mode, 0) < 0) {
+        vgcli_warn("--dialog %s: not one of auto, terminal, zenity, kdialog, none; using auto", mode);
+        mode = "auto";
+    }
+    char error[600];
+    vg_client *client = vgcli_client(args, error, sizeof error);
+    if (!client) {
+        vgcli_warn("%s; %s starts unchecked", error, args->command[0]);
+        return vgcli_exec_command(args->command);
+    }
+    vg_result *result = NULL;
+    vg_client_check(&result, client, args->version);
+    vgcli_warn_result(result);
+
+    vg_status status = vg_result_status(result);
+    vgcli_prompt prompt = {
+        .mandatory = status == VG_STATUS_MANDATORY,
+        .title = vg_result_title(result),
+        .message = vg_result_message(result),
+        .url = vg_result_store_url(result),
+        .update_label = vg_result_action_label(result),
+        .later_label = vg_result_dismiss_label(result),
+        .skip_label = skip_label,
+    };
+    int code = -1;
+    if (status == VG_STATUS_MANDATORY)
+        code = blocked(result, &prompt, (vgcli_place)vgcli_place_for(mode, 1), args);
+    else if (status == VG_STATUS_OPTIONAL && vg_result_should_prompt(result))
+        offer(client, result, &prompt, (vgcli_place)vgcli_place_for(mode, 0));
+    vg_result_free(result);
+    vg_client_free(client);
+    return code >= 0 ? code : vgcli_exec_command(args->command);
+}

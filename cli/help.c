@@ -1,0 +1,91 @@
+/* --help texts, with examples. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *verb;
+    const char *text;
+} helps[] = {
+    {NULL,
+     "Usage: versiongate VERB [OPTION]...\n"
+     "A version gate for app launchers: may this installed version run?\n"
+     "\n"
+     "Verbs:\n"
+     "  check      print the decision; exit 0 up to date, 10 optional, 20 mandatory\n"
+     "  exec       check, prompt where the user is, then run COMMAND (never when mandatory)\n"
+     "  explain    every step of a check, for operators (changes nothing)\n"
+     "  compare    compare two versions: -1, 0 or 1\n"
+     "  store-url  the store URL for an app\n"
+     "\n"
+     "Each verb takes --help. 'versiongate --version' prints the version.\n"
+     "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n"},
+    {"check",
+     "Usage: versiongate check --source S --version V [--platform P] [--set KEY=VALUE]... [--json]\n"
+     "Prints the decision (status, message, store URL), or with --json the result object.\n"
+     "Exit 0 up to date, 10 optional, 20 mandatory, 2 usage error. A source that fails\n"
+     "gives 0 (fail-open) and a one-line warning on stderr.\n"
+     "--set sets any client option (vg_client_set), e.g. locale, timeout_ms, store, app_id.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate check --source /usr/share/myapp/gate.json --version 1.0.40\n"
+     "  versiongate check --version 2.1 --source https://example.com/gate.json --json\n"
+     "  versiongate check --source gate.json --version 1.0 --set locale=de --set store=flathub --set app_id=org.example.App\n"},
+    {"exec",
+     "Usage: versiongate exec --source S --version V [--dialog auto|terminal|zenity|kdialog|none]\n"
+     "                        [--platform P] [--set KEY=VALUE]... -- COMMAND [ARG...]\n"
+     "Checks, then replaces itself with COMMAND (same pid, arguments unchanged, its exit status).\n"
+     "OPTIONAL: prompts once (Update, Later, Skip this version), then runs COMMAND.\n"
+     "MANDATORY: a blocking prompt whose Update opens the store; COMMAND never starts; exit 20.\n"
+     "Errors fail open: a failing source or a bad option warns on stderr and runs COMMAND.\n"
+     "COMMAND without a slash is looked up in the absolute entries of PATH.\n"
+     "--dialog auto (default): a terminal when stdin and stdout are ttys, else zenity or\n"
+     "kdialog in a graphical session, else notify-send (OPTIONAL), else stderr.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate exec --source /usr/share/myapp/gate.json --version 1.0.40 -- /usr/bin/myapp\n"
+     "  Exec=versiongate exec --source /usr/share/myapp/gate.json --version 1.0.40 -- /usr/bin/myapp %U\n"
+     "  versiongate exec --dialog zenity --set remind_after_s=604800 --source gate.json --version 1.0 -- myapp \"$@\"\n"},
+    {"explain",
+     "Usage: versiongate explain --source S --version V [--platform P] [--set KEY=VALUE]...\n"
+     "Every step of one check: where the config came from, the thresholds, the rule that\n"
+     "decided, the message language, the store URL and why, the session state.\n"
+     "Changes nothing: no prompt is consumed. Exit 0.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate explain --source /usr/share/myapp/gate.json --version 1.0.40\n"
+     "  versiongate explain --source firebase://my-project?api_key=K&app_id=A --version 1.0 --set locale=pt_BR\n"},
+    {"compare",
+     "Usage: versiongate compare A B\n"
+     "Prints -1 (A < B), 0 (equal) or 1 (A > B) and exits 0; an invalid version exits 1.\n"
+     "Versions: [v]N(.N)*[-pre][+build], semver pre-release order, build ignored.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate compare 1.10 1.9        # 1\n"
+     "  versiongate compare 2.0.0-beta 2.0  # -1\n"
+     "  versiongate compare -- v1.0 1.0.0   # 0\n"},
+    {"store-url",
+     "Usage: versiongate store-url --store url|flathub|snap|appstore [--app-id ID] [--set KEY=VALUE]...\n"
+     "Prints the store URL the library gives (vg_client_store_url); exit 1 when none passes\n"
+     "the URL policy. Inside Flatpak or Snap the store's https page comes first.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate store-url --store flathub --app-id org.example.App\n"
+     "  versiongate store-url --store snap --app-id example --set allowed_url_schemes=https\n"},
+};
+
+int vgcli_help(const char *verb) {
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
+        if ((verb == NULL) != (helps[i].verb == NULL)) continue;
+        if (verb && strcmp(verb, helps[i].verb) != 0) continue;
+        fputs(helps[i].text, stdout);
+        return 0;
+    }
+    return -1;
+}
+
+void vgcli_print_version(void) {
+    const char *library = vg_library_version();
+    printf("versiongate %s (libversiongate %s)\n", VG_VERSION_STRING, library);
+}

@@ -1,0 +1,17 @@
+#!/bin/sh
+# A shell-script launcher gated by VersionGate: `exec versiongate exec` so
+# that, once the check allows it, the app replaces this shell and keeps its
+# pid (signals, exit status and `wait` behave as if it were started
+# directly). From a terminal the prompt is asked there; from a desktop menu
+# it is a zenity or kdialog dialog.
+#
+# Exit status: the app's own; 20 when this version is below the minimum
+# (the app did not start); 127 if the app is not installed.
+set -eu
+APP_VERSION=1.0.40
+exec versiongate exec \
+    --source /usr/share/example-app/gate.json \
+    --version "$APP_VERSION" \
+    --set store=flathub --set app_id=org.example.App \
+    --set remind_after_s=604800 \
+    -- /usr/lib/example-app/example-app "$@"
