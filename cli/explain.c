@@ -1,8 +1,8 @@
 /* explain: every step of one check, for operators, from what the result
  * offers (its getters and vg_result_json). It changes nothing: the check
- * runs with session_scope=process and remind_after_s=0, so no login-session
- * marker is claimed and no prompt time recorded (a skipped version is only
- * read). */
+ * runs with dry_run=1, so it says whether a launch now would prompt (login
+ * session, skipped version, remind time) without claiming the session's
+ * marker or recording a prompt time. */
 #include "cli.h"
 
 #include <stdio.h>
@@ -50,8 +50,7 @@ int vgcli_explain(const vgcli_args *args) {
     char error[600];
     vg_client *client = vgcli_client(args, error, sizeof error);
     if (!client) return vgcli_usage_error("explain", error);
-    if (vg_client_set(client, "session_scope", "process") != VG_OK ||
-        vg_client_set(client, "remind_after_s", "0") != VG_OK) {
+    if (vg_client_set(client, "dry_run", "1") != VG_OK) {
         fprintf(stderr, "versiongate explain: %s\n", vg_client_last_error(client));
         vg_client_free(client);
         return VGCLI_EXIT_USAGE;
@@ -109,11 +108,10 @@ int vgcli_explain(const vgcli_args *args) {
 
     printf("6. Session\n");
     char *prompt = vgcli_json_get(json, "should_prompt");
-    line("prompt in a new process:", prompt);
-    member(json, "notes:", "note");
+    line("a launch now would prompt:", prompt);
+    member(json, "why (skip, remind, session):", "note");
     line("remind_after_s:", remind);
-    line("", "explain consumed no prompt (it checks with session_scope=process);");
-    line("", "whether this login session was already prompted is not shown");
+    line("", "explain records nothing (dry_run=1): the next launch is not affected");
     free(prompt);
 
     free(origin);

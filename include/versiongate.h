@@ -151,6 +151,8 @@ void vg_client_free(vg_client *client);
  *       What the log callback hears; each level includes those before it.
  *   "remind_after_s": 0-31536000; default 0.
  *       After an OPTIONAL prompt, no other for this many seconds, across login sessions (under $XDG_STATE_HOME); 0 = once per session only.
+ *   "dry_run": 0 or 1; default 0.
+ *       1: a check says whether it would prompt but records nothing (no session marker, no remind time).
  *   "firebase_project_id": [A-Za-z0-9-]{1,64}; default none.
  *       Firebase project, overriding the firebase:// URL's.
  *   "firebase_api_key": [A-Za-z0-9_-]{1,256}; default none.

@@ -64,10 +64,10 @@ final class SystemSeamTests: XCTestCase {
         let files = RefusingFiles()
         let session = try XCTUnwrap(LoginSession(runtimeDirectory: "/run/user/4242", files: files))
         let key = "seam-\(UUID().uuidString)"
-        let claim = session.claim(key)
+        let claim = session.claim(key, record: true)
         XCTAssertTrue(claim.shouldPrompt, "the process session answers the first time")
         XCTAssertEqual(claim.note, "refused by the test; OPTIONAL prompts once per process")
-        XCTAssertFalse(ProcessSession.shared.claim(key).shouldPrompt, "…and remembers it")
+        XCTAssertFalse(ProcessSession.shared.claim(key, record: true).shouldPrompt, "…and remembers it")
         XCTAssertEqual(files.calls.withLock { $0.count }, 1)
         XCTAssertTrue(files.calls.withLock { $0 }.allSatisfy { $0.hasPrefix("/run/user/4242/versiongate/optional-") })
     }

@@ -242,3 +242,24 @@ def test_explain_consumes_no_prompt(env, doc):
     proc = run(["check", "--json", "--source", doc, "--version", "1.0.40"], env.vars())
     assert json.loads(proc.stdout)["should_prompt"] is True
     assert not list(env.state.glob("versiongate/prompted-*"))
+
+
+def test_explain_shows_the_session_state(env, doc):
+    """explain says whether a launch now would prompt and why, from the real
+    login session and remind state, without changing either."""
+    def would_prompt(*extra):
+        text = run(["explain", "--source", doc, "--version", "1.0.40", *extra], env.vars()).stdout.decode()
+        line = next(l for l in text.splitlines() if "a launch now would prompt:" in l)
+        return line.split(":", 1)[1].strip(), text
+
+    assert would_prompt()[0] == "true"
+    assert would_prompt()[0] == "true"            # explain claimed nothing
+    assert not list(env.runtime.glob("versiongate/optional-*"))
+    check = run(["check", "--json", "--source", doc, "--version", "1.0.40", "--set", "remind_after_s=3600"],
+                env.vars())
+    assert json.loads(check.stdout)["should_prompt"] is True
+    assert would_prompt()[0] == "false"           # this login session was prompted
+    env.new_session()
+    assert would_prompt()[0] == "true"            # a new session prompts again...
+    answer, text = would_prompt("--set", "remind_after_s=3600")
+    assert answer == "false" and "remind_after_s 3600" in text   # ...unless remind_after_s says not yet

@@ -16,6 +16,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var logLevel = LogLevel.warning
     /// After an OPTIONAL prompt, none for this long, across sessions; 0 = off.
     package var remindAfterSeconds: Int64 = 0
+    /// Checks say whether they would prompt but record nothing (explain).
+    package var dryRun = false
 
     package var firebaseProjectID: String?
     package var firebaseAPIKey: String?
@@ -98,6 +100,11 @@ extension ClientOptions {
                    summary: "after an OPTIONAL prompt, no other for this many seconds, across login sessions (under $XDG_STATE_HOME); 0 = once per session only") {
             o, v throws(GateFailure) in
             o.remindAfterSeconds = try v.map { v throws(GateFailure) in try number("remind_after_s", v, 0...31_536_000) } ?? 0
+        },
+        OptionSpec(key: "dry_run", accepts: "0 or 1", defaultText: "0",
+                   summary: "1: a check says whether it would prompt but records nothing (no session marker, no remind time)") {
+            o, v throws(GateFailure) in
+            o.dryRun = try v.map { v throws(GateFailure) in try number("dry_run", v, 0...1) } == 1
         },
         OptionSpec(key: "firebase_project_id", accepts: "[A-Za-z0-9-]{1,64}", defaultText: "-",
                    summary: "Firebase project, overriding the firebase:// URL's") { o, v throws(GateFailure) in

@@ -84,7 +84,9 @@ package final class GateClient: Sendable {
             let key = [sourceName ?? "", settings.options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
                 .joined(separator: "\u{0}")
             let claim = PromptState.claim(settings.options, source: sourceName, latest: snapshot.latest?.string,
-                                          system) { promptMemory(settings.options.sessionScope, system).claim(key) }
+                                          system) {
+                promptMemory(settings.options.sessionScope, system).claim(key, record: !settings.options.dryRun)
+            }
             shouldPrompt = claim.shouldPrompt
             sessionNote = claim.note
         }

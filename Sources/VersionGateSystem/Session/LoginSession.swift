@@ -26,26 +26,28 @@ package struct LoginSession: PromptMemory {
         self.files = files
     }
 
-    package func claim(_ key: String) -> PromptClaim {
+    package func claim(_ key: String, record: Bool) -> PromptClaim {
         let marker = "\(runtimeDirectory)/versiongate/optional-\(fnv1a64Hex(key))"
         if let note = Self.decided.withLock({ $0[marker] }) { return PromptClaim(shouldPrompt: false, note: note) }
 
         let claim: PromptClaim
         if let problem = files.privateBaseProblem(runtimeDirectory) {
-            claim = fallback(key, "XDG_RUNTIME_DIR \(problem)")
+            claim = fallback(key, "XDG_RUNTIME_DIR \(problem)", record: record)
+        } else if !record {
+            return PromptClaim(shouldPrompt: files.identity(of: marker) == nil, note: "dry run: no marker written")
         } else {
             switch files.createExclusively(marker) {
             case .created: claim = PromptClaim(shouldPrompt: true)
             case .alreadyThere: claim = PromptClaim(shouldPrompt: false)
-            case .failed(let why): claim = fallback(key, why)
+            case .failed(let why): claim = fallback(key, why, record: record)
             }
         }
-        Self.decided.withLock { $0[marker] = .some(claim.note) }
+        if record { Self.decided.withLock { $0[marker] = .some(claim.note) } }
         return claim
     }
 
-    private func fallback(_ key: String, _ why: String) -> PromptClaim {
-        PromptClaim(shouldPrompt: Self.fallback.claim(key).shouldPrompt,
+    private func fallback(_ key: String, _ why: String, record: Bool) -> PromptClaim {
+        PromptClaim(shouldPrompt: Self.fallback.claim(key, record: record).shouldPrompt,
                     note: OneLine.text(why, max: 300) + "; OPTIONAL prompts once per process")
     }
 }

@@ -2,9 +2,11 @@ import VersionGateCore
 import Synchronization
 
 /// Remembers which OPTIONAL prompts were already shown this session
-/// (SPEC §9). `claim` says to prompt exactly once per key and session.
+/// (SPEC §9). `claim` says to prompt exactly once per key and session;
+/// with `record` false it only says whether it would (dry_run: nothing
+/// is kept, so the next real check still prompts).
 package protocol PromptMemory: Sendable {
-    func claim(_ key: String) -> PromptClaim
+    func claim(_ key: String, record: Bool) -> PromptClaim
 }
 
 package struct PromptClaim: Sendable, Equatable {
@@ -24,7 +26,7 @@ package final class ProcessSession: PromptMemory {
     package static let shared = ProcessSession()
     private let shown = Mutex<Set<String>>([])
 
-    package func claim(_ key: String) -> PromptClaim {
-        PromptClaim(shouldPrompt: shown.withLock { $0.insert(key).inserted })
+    package func claim(_ key: String, record: Bool) -> PromptClaim {
+        PromptClaim(shouldPrompt: shown.withLock { record ? $0.insert(key).inserted : !$0.contains(key) })
     }
 }

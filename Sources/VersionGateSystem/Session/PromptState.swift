@@ -55,7 +55,7 @@ package struct PromptState: Sendable {
     /// skipped that version (or a newer one), not within `remindAfter`
     /// seconds of the last prompt, else whatever the session says. A
     /// prompt time in the future is never fresh.
-    package func claim(latest: String?, now: Int64, remindAfter: Int64,
+    package func claim(latest: String?, now: Int64, remindAfter: Int64, record: Bool = true,
                        session: () -> PromptClaim) -> PromptClaim {
         if let latest, let skipped = skippedVersion(), Self.compare(latest, skipped).map({ $0 <= 0 }) == true {
             return PromptClaim(shouldPrompt: false, note: "version \(skipped) skipped by the user")
@@ -66,7 +66,7 @@ package struct PromptState: Sendable {
                                note: "prompted \(now - last) s ago; remind_after_s \(remindAfter) (next prompt after \(last + remindAfter))")
         }
         let claim = session()
-        if claim.shouldPrompt { recordPrompt(at: now) }
+        if claim.shouldPrompt && record { recordPrompt(at: now) }
         return claim
     }
 
@@ -84,7 +84,7 @@ extension PromptState {
         guard let state = PromptState(source: source ?? "", platform: options.platform,
                                       environment: system.environment, files: system.files) else { return session() }
         return state.claim(latest: latest, now: system.wallClock(), remindAfter: options.remindAfterSeconds,
-                           session: session)
+                           record: !options.dryRun, session: session)
     }
 }
 
