@@ -11,8 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The label for "Skip this version": the library has no localized one. */
-static const char skip_label[] = "Skip this version";
 
 int vgcli_exec_command(char **command) {
     fflush(NULL);
@@ -93,7 +91,7 @@ int vgcli_exec(const vgcli_args *args) {
         .url = vg_result_store_url(result),
         .update_label = vg_result_action_label(result),
         .later_label = vg_result_dismiss_label(result),
-        .skip_label = skip_label,
+        .skip_label = vg_result_skip_label(result),
     };
     int code = -1;
     if (status == VG_STATUS_MANDATORY)

@@ -28,6 +28,9 @@ public func vg_result_action_label(_ r: OpaquePointer?) -> UnsafePointer<CChar>?
 @_cdecl("vg_result_dismiss_label")
 public func vg_result_dismiss_label(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { result(r)?.dismissLabel?.cString }
 
+@_cdecl("vg_result_skip_label")
+public func vg_result_skip_label(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { result(r)?.skipLabel?.cString }
+
 @_cdecl("vg_result_store_url")
 public func vg_result_store_url(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { result(r)?.storeURL?.cString }
 

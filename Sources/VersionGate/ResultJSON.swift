@@ -14,6 +14,7 @@ struct ResultJSON {
         json.member("config_age_s", result.configAgeSeconds)
         json.member("current", result.current)
         json.member("dismiss_label", result.dismissLabel?.string)
+        json.member("skip_label", result.skipLabel?.string)
         json.member("error", Int64(errorCode(result.failure)))
         json.member("error_message", result.errorMessage?.string)
         json.member("error_name", errorName(errorCode(result.failure)))

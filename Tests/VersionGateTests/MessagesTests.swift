@@ -61,7 +61,7 @@ final class MessagesTests: XCTestCase {
             language: "en", mandatoryTitle: "Update required",
             mandatoryMessage: "This version is no longer supported. Please update to continue.",
             optionalTitle: "Update available", optionalMessage: "A new version is available.",
-            updateLabel: "Update", laterLabel: "Later",
+            updateLabel: "Update", laterLabel: "Later", skipLabel: "Skip this version",
             requiredFromMessage: "This version will stop working on {date}. Please update before then.",
             datePattern: "{month} {day}, {year}",
             months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -78,7 +78,7 @@ final class MessagesTests: XCTestCase {
         for catalog in MessageCatalog.all {
             XCTAssertEqual(MessageCatalog.forLanguage(catalog.language), catalog)
             let texts = [catalog.mandatoryTitle, catalog.mandatoryMessage, catalog.optionalTitle,
-                         catalog.optionalMessage, catalog.updateLabel, catalog.laterLabel]
+                         catalog.optionalMessage, catalog.updateLabel, catalog.laterLabel, catalog.skipLabel]
             for text in texts {
                 XCTAssertEqual(MessageSanitizer.sanitize(text), text, "\(catalog.language): \(text)")
             }

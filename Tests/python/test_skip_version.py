@@ -55,3 +55,17 @@ def test_skip_without_a_writable_state_directory_is_econfig(write_doc, tmp_path,
         with pytest.raises(vg.VersionGateError) as error:
             c.skip_version("1.0.41")
         assert error.value.code == VG_ECONFIG
+
+
+@pytest.mark.parametrize("locale, label", [
+    ("en_US.UTF-8", "Skip this version"), ("pt_BR.UTF-8", "Pular esta versão"), ("es_ES.UTF-8", "Omitir esta versión"),
+    ("de_DE.UTF-8", "Diese Version überspringen"), ("fr_FR.UTF-8", "Ignorer cette version"),
+])
+def test_the_skip_label_is_the_users_language_and_only_on_optional(write_doc, locale, label):
+    src = write_doc(flat())
+    with vg.Client(source=src, session_scope="process", locale=locale) as c:
+        with c.check("1.0.40") as r:
+            assert r.skip_label == label
+            assert json.loads(r.json_text)["skip_label"] == label
+        with c.check("1.0.38") as r:
+            assert r.status == MANDATORY and r.skip_label is None

@@ -251,6 +251,8 @@ vg_result_action_label = _declare(
     "vg_result_action_label", c_char_p, [_vg_result_p])
 vg_result_dismiss_label = _declare(
     "vg_result_dismiss_label", c_char_p, [_vg_result_p])
+vg_result_skip_label = _declare(
+    "vg_result_skip_label", c_char_p, [_vg_result_p])
 vg_result_store_url = _declare(
     "vg_result_store_url", c_char_p, [_vg_result_p])
 vg_result_error = _declare("vg_result_error", c_int, [_vg_result_p])
@@ -418,6 +420,11 @@ class Result(_Handle):
     @property
     def dismiss_label(self) -> Optional[str]:
         return _decode(vg_result_dismiss_label(self._h()))
+
+    @property
+    def skip_label(self) -> Optional[str]:
+        """The "Skip this version" label in the user's language (OPTIONAL only)."""
+        return _decode(vg_result_skip_label(self._h()))
 
     @property
     def store_url(self) -> Optional[str]:

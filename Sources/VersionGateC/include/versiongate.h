@@ -307,10 +307,12 @@ int vg_result_should_prompt(const vg_result *result);
 const char *vg_result_title(const vg_result *result);
 const char *vg_result_message(const vg_result *result);
 
-/* Button labels: the update action (MANDATORY, OPTIONAL) and the dismiss
- * action (OPTIONAL only); NULL where the prompt has no such button. */
+/* Button labels: the update action (MANDATORY, OPTIONAL), the dismiss
+ * action and "Skip this version" (OPTIONAL only: see
+ * vg_client_skip_version); NULL where the prompt has no such button. */
 const char *vg_result_action_label(const vg_result *result);
 const char *vg_result_dismiss_label(const vg_result *result);
+const char *vg_result_skip_label(const vg_result *result);
 
 /* Where to update, or NULL when no safe URL is known. */
 const char *vg_result_store_url(const vg_result *result);

@@ -4,7 +4,7 @@ import Synchronization
 /// shared by every result that shows them.
 package final class CatalogTexts: Sendable {
     package let language: String
-    package let mandatoryTitle, mandatoryMessage, optionalTitle, optionalMessage, updateLabel, laterLabel: CText
+    package let mandatoryTitle, mandatoryMessage, optionalTitle, optionalMessage, updateLabel, laterLabel, skipLabel: CText
 
     private init(_ catalog: MessageCatalog) {
         language = catalog.language
@@ -14,6 +14,7 @@ package final class CatalogTexts: Sendable {
         optionalMessage = CText(catalog.optionalMessage)
         updateLabel = CText(catalog.updateLabel)
         laterLabel = CText(catalog.laterLabel)
+        skipLabel = CText(catalog.skipLabel)
     }
 
     private static let made = Mutex<[String: CatalogTexts]>([:])

@@ -4,6 +4,8 @@ package struct MessageCatalog: Sendable, Equatable {
     /// The catalog's tag, as `LocaleChoice.resolve` returns it, e.g. "pt-BR".
     package let language: String
     package let mandatoryTitle, mandatoryMessage, optionalTitle, optionalMessage, updateLabel, laterLabel: String
+    /// OPTIONAL's third button (vg_client_skip_version).
+    package let skipLabel: String
     /// The grace period's message (OPTIONAL until a minimum takes effect); {date} is the date.
     package let requiredFromMessage: String
     /// How a date is written, with {day}, {month} (a name from `months`) and {year}.
@@ -50,6 +52,7 @@ package struct MessageCatalog: Sendable, Equatable {
         optionalMessage: "A new version is available.",
         updateLabel: "Update",
         laterLabel: "Later",
+        skipLabel: "Skip this version",
         requiredFromMessage: "This version will stop working on {date}. Please update before then.",
         datePattern: "{month} {day}, {year}",
         months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -63,6 +66,7 @@ package struct MessageCatalog: Sendable, Equatable {
         optionalMessage: "Uma nova versão está disponível.",
         updateLabel: "Atualizar",
         laterLabel: "Mais tarde",
+        skipLabel: "Pular esta versão",
         requiredFromMessage: "Esta versão deixará de funcionar em {date}. Atualize antes dessa data.",
         datePattern: "{day} de {month} de {year}",
         months: ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
@@ -76,6 +80,7 @@ package struct MessageCatalog: Sendable, Equatable {
         optionalMessage: "Hay una nueva versión disponible.",
         updateLabel: "Actualizar",
         laterLabel: "Más tarde",
+        skipLabel: "Omitir esta versión",
         requiredFromMessage: "Esta versión dejará de funcionar el {date}. Actualiza antes de esa fecha.",
         datePattern: "{day} de {month} de {year}",
         months: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
@@ -89,6 +94,7 @@ package struct MessageCatalog: Sendable, Equatable {
         optionalMessage: "Eine neue Version ist verfügbar.",
         updateLabel: "Aktualisieren",
         laterLabel: "Später",
+        skipLabel: "Diese Version überspringen",
         requiredFromMessage: "Diese Version funktioniert ab dem {date} nicht mehr. Bitte aktualisieren Sie vorher.",
         datePattern: "{day}. {month} {year}",
         months: ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
@@ -102,6 +108,7 @@ package struct MessageCatalog: Sendable, Equatable {
         optionalMessage: "Une nouvelle version est disponible.",
         updateLabel: "Mettre à jour",
         laterLabel: "Plus tard",
+        skipLabel: "Ignorer cette version",
         requiredFromMessage: "Cette version cessera de fonctionner le {date}. Veuillez effectuer la mise à jour avant cette date.",
         datePattern: "{day} {month} {year}",
         months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",

@@ -7,7 +7,7 @@ package final class GateResult: Sendable {
     package let status: GateStatus
     package let shouldPrompt: Bool
     package let current: String?
-    package let title, message, actionLabel, dismissLabel, storeURL: CText?
+    package let title, message, actionLabel, dismissLabel, skipLabel, storeURL: CText?
     /// An https page for when no handler opens `storeURL`'s scheme.
     package let storeWebFallback: String?
     /// Why a store URL was refused or a fallback used.
@@ -58,13 +58,15 @@ package final class GateResult: Sendable {
             message = snapshot.updateMessage ?? texts?.mandatoryMessage
             actionLabel = texts?.updateLabel
             dismissLabel = nil
+            skipLabel = nil
         case .optional:
             title = texts?.optionalTitle
             message = graceMessage ?? snapshot.updateMessage ?? texts?.optionalMessage
             actionLabel = texts?.updateLabel
             dismissLabel = texts?.laterLabel
+            skipLabel = texts?.skipLabel
         case .upToDate:
-            title = nil; message = nil; actionLabel = nil; dismissLabel = nil
+            title = nil; message = nil; actionLabel = nil; dismissLabel = nil; skipLabel = nil
         }
         self.storeURL = storeURL
         storeWebFallback = store?.webFallback
@@ -88,7 +90,7 @@ package final class GateResult: Sendable {
         status = .upToDate
         shouldPrompt = false
         self.current = current
-        title = nil; message = nil; actionLabel = nil; dismissLabel = nil; storeURL = nil
+        title = nil; message = nil; actionLabel = nil; dismissLabel = nil; skipLabel = nil; storeURL = nil
         storeWebFallback = nil; storeNote = nil; storeRefusedSome = false
         minRequired = nil; latest = nil
         self.failure = failure
