@@ -169,7 +169,7 @@ final class GateClientTests: XCTestCase {
         XCTAssertTrue(object?["dismiss_label"] is NSNull)
         XCTAssertEqual(Set(object?.keys.map { $0 } ?? []), [
             "status", "should_prompt", "current", "min_required", "latest", "title", "message", "action_label",
-            "dismiss_label", "store_url", "locale", "error", "error_name", "error_message", "source", "origin",
+            "dismiss_label", "skip_label", "store_url", "locale", "error", "error_name", "error_message", "source", "origin",
             "template_version", "config_age_s", "fetch_error", "fetch_error_message", "note", "store_web_fallback",
             "store_note",
         ])
