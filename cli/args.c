@@ -10,18 +10,18 @@
 enum {
     OPT_SOURCE = 1 << 0, OPT_VERSION = 1 << 1, OPT_PLATFORM = 1 << 2, OPT_SET = 1 << 3,
     OPT_JSON = 1 << 4, OPT_DIALOG = 1 << 5, OPT_STORE = 1 << 6, OPT_APP_ID = 1 << 7,
-    OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9
+    OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9, OPT_VERBOSE = 1 << 10
 };
 
 static const struct {
     const char *verb;
     unsigned options;
 } verbs[] = {
-    {"check", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_JSON},
-    {"exec", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_DIALOG | OPT_COMMAND},
-    {"explain", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET},
+    {"check", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_JSON | OPT_VERBOSE},
+    {"exec", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_DIALOG | OPT_COMMAND | OPT_VERBOSE},
+    {"explain", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_VERBOSE},
     {"compare", OPT_POSITIONAL},
-    {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET},
+    {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET | OPT_VERBOSE},
 };
 
 static int fail(vgcli_args *args, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -143,6 +143,10 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         if (status) break;
         if (!matched) {
             if (strcmp(arg, "--json") == 0 && (allowed & OPT_JSON)) { args->json = 1; continue; }
+            if ((strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) && (allowed & OPT_VERBOSE)) {
+                args->verbose++;
+                continue;
+            }
             status = fail(args, "unknown option \"%s\"", arg);
             break;
         }

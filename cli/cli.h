@@ -45,6 +45,7 @@ typedef struct vgcli_args {
     const char *verb;
     int help;
     int json;
+    int verbose;                /* --verbose (-v) given this many times */
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
     vgcli_setting *settings;    /* --source, --platform, --store, --app-id, --set, in order */

@@ -5,6 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* --verbose: the library's log lines on stderr, one per line. */
+static void log_to_stderr(int level, const char *message, void *unused) {
+    (void)unused;
+    static const char *const names[] = {"", "error", "warning", "info", "debug"};
+    fprintf(stderr, "versiongate: %s: %s\n", level >= 1 && level <= 4 ? names[level] : "log", message);
+}
+
 vg_client *vgcli_client(const vgcli_args *args, char *error, size_t error_size) {
     vg_client *client = NULL;
     int code = vg_client_new(&client);
@@ -20,6 +27,10 @@ vg_client *vgcli_client(const vgcli_args *args, char *error, size_t error_size) 
             vg_client_free(client);
             return NULL;
         }
+    }
+    if (args->verbose > 0) {
+        vg_client_set(client, "log_level", args->verbose > 1 ? "debug" : "info");
+        vg_client_set_log_callback(client, log_to_stderr, NULL);
     }
     return client;
 }

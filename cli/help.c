@@ -22,11 +22,12 @@ static const struct {
      "Each verb takes --help. 'versiongate --version' prints the version.\n"
      "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n"},
     {"check",
-     "Usage: versiongate check --source S --version V [--platform P] [--set KEY=VALUE]... [--json]\n"
+     "Usage: versiongate check --source S --version V [--platform P] [--set KEY=VALUE]... [--json] [--verbose]\n"
      "Prints the decision (status, message, store URL), or with --json the result object.\n"
      "Exit 0 up to date, 10 optional, 20 mandatory, 2 usage error. A source that fails\n"
      "gives 0 (fail-open) and a one-line warning on stderr.\n"
      "--set sets any client option (vg_client_set), e.g. locale, timeout_ms, store, app_id.\n"
+     "--verbose (-v) prints the library's log on stderr: fetches, fallbacks; twice, every step.\n"
      "\n"
      "Examples:\n"
      "  versiongate check --source /usr/share/myapp/gate.json --version 1.0.40\n"
@@ -34,7 +35,7 @@ static const struct {
      "  versiongate check --source gate.json --version 1.0 --set locale=de --set store=flathub --set app_id=org.example.App\n"},
     {"exec",
      "Usage: versiongate exec --source S --version V [--dialog auto|terminal|zenity|kdialog|none]\n"
-     "                        [--platform P] [--set KEY=VALUE]... -- COMMAND [ARG...]\n"
+     "                        [--platform P] [--set KEY=VALUE]... [--verbose] -- COMMAND [ARG...]\n"
      "Checks, then replaces itself with COMMAND (same pid, arguments unchanged, its exit status).\n"
      "OPTIONAL: prompts once (Update, Later, Skip this version), then runs COMMAND.\n"
      "MANDATORY: a blocking prompt whose Update opens the store; COMMAND never starts; exit 20.\n"
@@ -48,7 +49,7 @@ static const struct {
      "  Exec=versiongate exec --source /usr/share/myapp/gate.json --version 1.0.40 -- /usr/bin/myapp %U\n"
      "  versiongate exec --dialog zenity --set remind_after_s=604800 --source gate.json --version 1.0 -- myapp \"$@\"\n"},
     {"explain",
-     "Usage: versiongate explain --source S --version V [--platform P] [--set KEY=VALUE]...\n"
+     "Usage: versiongate explain --source S --version V [--platform P] [--set KEY=VALUE]... [--verbose]\n"
      "Every step of one check: where the config came from, the thresholds, the rule that\n"
      "decided, the message language, the store URL and why, the session state.\n"
      "Changes nothing: no prompt is consumed. Exit 0.\n"
@@ -66,7 +67,7 @@ static const struct {
      "  versiongate compare 2.0.0-beta 2.0  # -1\n"
      "  versiongate compare -- v1.0 1.0.0   # 0\n"},
     {"store-url",
-     "Usage: versiongate store-url --store url|flathub|snap|appstore [--app-id ID] [--set KEY=VALUE]...\n"
+     "Usage: versiongate store-url --store url|flathub|snap|appstore [--app-id ID] [--set KEY=VALUE]... [--verbose]\n"
      "Prints the store URL the library gives (vg_client_store_url); exit 1 when none passes\n"
      "the URL policy. Inside Flatpak or Snap the store's https page comes first.\n"
      "\n"

@@ -19,6 +19,11 @@ final class OptionTableTests: XCTestCase {
                        begin: "<!-- options: generated from ClientOptions.table", end: "<!-- end of options -->")
     }
 
+    func testTheManPageDocumentsExactlyTheTable() throws {
+        try checkBlock(in: "man/versiongate.1", rendered: Self.manBlock(),
+                       begin: ".\\\" options: generated from ClientOptions.table", end: ".\\\" end of options")
+    }
+
     func testKeysAreUniqueAndNoTestHookIsAccepted() {
         let keys = ClientOptions.table.map(\.key)
         XCTAssertEqual(Set(keys).count, keys.count, "a key is declared twice")
@@ -57,6 +62,19 @@ final class OptionTableTests: XCTestCase {
                     + "\(defaultText(option)) | \(option.summary) |"
             }
             + ["<!-- end of options -->"]
+    }
+
+    /// roff: a tagged paragraph per key; minus signs and backslashes escaped.
+    static func manBlock() -> [String] {
+        func roff(_ text: String) -> String {
+            text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        }
+        return [".\\\" options: generated from ClientOptions.table; a test checks this block"]
+            + ClientOptions.table.flatMap { option in
+                [".TP", ".B \(roff(option.key))",
+                 "\(roff(capitalized(option.summary))). Accepts \(roff(option.accepts)); default \(roff(defaultText(option)))."]
+            }
+            + [".\\\" end of options"]
     }
 
     private static func defaultText(_ option: OptionSpec) -> String {

@@ -263,3 +263,15 @@ def test_explain_shows_the_session_state(env, doc):
     assert would_prompt()[0] == "true"            # a new session prompts again...
     answer, text = would_prompt("--set", "remind_after_s=3600")
     assert answer == "false" and "remind_after_s 3600" in text   # ...unless remind_after_s says not yet
+
+
+def test_verbose_shows_the_library_log(env, doc, tmp_path):
+    missing = tmp_path / "missing.json"
+    quiet = run(["check", "--source", missing, "--version", "1.0.38"], env.vars()).stderr.decode()
+    assert "error:" not in quiet and quiet.count("\n") == 1          # the one-line warning only
+    loud = run(["check", "-v", "--source", missing, "--version", "1.0.38"], env.vars()).stderr.decode()
+    assert "versiongate: error: fails open: cannot open %s" % missing in loud
+    proc = run(["check", "--source", doc, "--verbose", "--verbose", "--version", "1.0.38"], env.vars())
+    assert proc.returncode == 20
+    assert "versiongate: debug: MANDATORY for 1.0.38 (minimum 1.0.39, latest 1.0.41)" in proc.stderr.decode()
+    assert run(["compare", "-v", "1", "2"], env.vars()).returncode == 2   # compare has no log
