@@ -1,6 +1,7 @@
 # GNU-style build and install over scripts/build and scripts/test.
 #
-#   make                      build build/lib/libversiongate.so.* and build/versiongate.pc
+#   make                      build build/lib/libversiongate.so.*, build/bin/versiongate
+#                             and build/versiongate.pc
 #   make check                every test (scripts/test)
 #   make install PREFIX=/usr  install; DESTDIR=/stage stages it (packagers)
 #   make uninstall PREFIX=/usr   remove exactly what install put there
@@ -25,7 +26,8 @@ INSTALL_LIB  ?= $(INSTALL) -m 0755
 
 # What install puts where (relative to DESTDIR); uninstall removes these.
 INSTALLED = $(LIBDIR)/$(REAL) $(LIBDIR)/$(SONAME) $(LIBDIR)/libversiongate.so \
-            $(INCLUDEDIR)/versiongate.h $(PKGCONFIGDIR)/versiongate.pc
+            $(INCLUDEDIR)/versiongate.h $(PKGCONFIGDIR)/versiongate.pc \
+            $(BINDIR)/versiongate $(MANDIR)/man1/versiongate.1
 
 .PHONY: all library check install uninstall clean
 
@@ -51,12 +53,15 @@ check:
 	scripts/test
 
 install: all
-	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL_LIB) build/lib/$(REAL) $(DESTDIR)$(LIBDIR)/$(REAL)
 	ln -sfn $(REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libversiongate.so
 	$(INSTALL_DATA) include/versiongate.h $(DESTDIR)$(INCLUDEDIR)/versiongate.h
 	$(INSTALL_DATA) build/versiongate.pc $(DESTDIR)$(PKGCONFIGDIR)/versiongate.pc
+	$(INSTALL) -m 0755 build/bin/versiongate $(DESTDIR)$(BINDIR)/versiongate
+	$(INSTALL_DATA) man/versiongate.1 $(DESTDIR)$(MANDIR)/man1/versiongate.1
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
