@@ -11,7 +11,7 @@ import json, os, statistics, subprocess, sys, tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "Tests" / "python"), str(ROOT / "examples" / "python")]
+sys.path[:0] = [str(ROOT / "Tests" / "python"), str(ROOT / "python")]
 import remote_helpers  # noqa: E402
 
 ROUNDS = 5
@@ -61,7 +61,7 @@ def run(server, library, case, index):
     for d in ("cache", "state", "home"):
         (root / d).mkdir(mode=0o700)
     env = remote_helpers.child_env(root / "cache", root / "state", root / "home")
-    env["VERSIONGATE_LIB"] = library
+    env["VERSIONGATE_LIBRARY"] = library
     out = subprocess.run([sys.executable, "-c", CHILD, case, server.url(name), "http://127.0.0.1:%d" % server.port],
                          env=env, text=True, capture_output=True, timeout=60, check=True)
     figures = json.loads(out.stdout)

@@ -11,7 +11,7 @@ Usage: firebase_vs_curl.py FETCH_PROGRAM BLOCKS PER_BLOCK
        (run from the repository root after scripts/build)"""
 import os, statistics, subprocess, sys, tempfile, time
 
-sys.path[:0] = ["examples/python", "Tests/python"]
+sys.path[:0] = ["python", "Tests/python"]
 from remote_helpers import Loopback
 
 PROJECT, API_KEY = "demo-proj", "test-api-key"

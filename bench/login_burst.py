@@ -9,7 +9,7 @@ import json, os, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "Tests" / "python"), str(ROOT / "examples" / "python")]
+sys.path[:0] = [str(ROOT / "Tests" / "python"), str(ROOT / "python")]
 import remote_helpers  # noqa: E402
 from test_login_burst import CHILD  # noqa: E402
 
@@ -32,7 +32,7 @@ def env_for(library, root):
     for d in ("cache", "state", "home"):
         (root / d).mkdir(mode=0o700, exist_ok=True)
     env = remote_helpers.child_env(root / "cache", root / "state", root / "home")
-    env["VERSIONGATE_LIB"] = library
+    env["VERSIONGATE_LIBRARY"] = library
     return env
 
 

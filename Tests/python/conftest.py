@@ -4,8 +4,8 @@ Run from the repository root after scripts/build:
 
     python3 -m pytest Tests/python
 
-The library is loaded through examples/python/versiongate.py (so
-$VERSIONGATE_LIB, else build/lib/libversiongate.so). Before it is loaded, this
+The library is loaded through the binding package python/versiongate with
+$VERSIONGATE_LIBRARY (default build/lib/libversiongate.so.1). Before it is loaded, this
 process gets its own XDG_RUNTIME_DIR / XDG_CACHE_HOME / XDG_STATE_HOME and a
 neutral locale, so no test writes session markers into the real login session
 and none depends on the developer's language.
@@ -40,7 +40,7 @@ import fake_clock
 _ORIGINAL_ENV = dict(os.environ)
 
 REPO = Path(__file__).resolve().parents[2]
-BINDING_DIR = REPO / "examples" / "python"
+BINDING_DIR = REPO / "python"
 HEADER = REPO / "Sources" / "VersionGateC" / "include" / "versiongate.h"
 
 # One private XDG tree for this pytest process, set before the library loads.
@@ -52,6 +52,8 @@ for _name in ("XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
 for _name in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
     os.environ.pop(_name, None)
 
+# The repository's build unless a variant is named (scripts/proof's sanitized builds).
+os.environ.setdefault("VERSIONGATE_LIBRARY", str(REPO / "build" / "lib" / "libversiongate.so.1"))
 sys.path.insert(0, str(BINDING_DIR))
 import versiongate as vg  # noqa: E402
 
@@ -185,7 +187,7 @@ def child_env(**overrides):
     """A minimal, controlled environment for a subprocess."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "VERSIONGATE_LIB": os.path.abspath(LIB_PATH),
+        "VERSIONGATE_LIBRARY": os.path.abspath(LIB_PATH),
         "PYTHONPATH": str(BINDING_DIR),
         "PYTHONDONTWRITEBYTECODE": "1",
         "HOME": os.environ["XDG_STATE_HOME"],

@@ -27,9 +27,11 @@ from pathlib import Path
 import fake_clock
 import pytest
 
-import versiongate as vg
-
 REPO = Path(__file__).resolve().parents[2]
+# The repository's build unless a variant is named (benches import this too).
+os.environ.setdefault("VERSIONGATE_LIBRARY", str(REPO / "build" / "lib" / "libversiongate.so.1"))
+import versiongate as vg  # noqa: E402
+
 SERVER_DIR = REPO / "Tests" / "Server"
 SERVER = SERVER_DIR / "loopback_server.py"
 
@@ -300,8 +302,8 @@ def child_env(cache_home, state_home, home=None, **extra) -> dict:
     child reads; the real time otherwise)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "VERSIONGATE_LIB": os.path.abspath(vg.LIBRARY_PATH),
-        "PYTHONPATH": str(REPO / "examples" / "python"),
+        "VERSIONGATE_LIBRARY": os.path.abspath(vg.LIBRARY_PATH),
+        "PYTHONPATH": str(REPO / "python"),
         "PYTHONDONTWRITEBYTECODE": "1",
         "XDG_CACHE_HOME": str(cache_home),
         "XDG_STATE_HOME": str(state_home),

@@ -54,26 +54,15 @@ def test_library_version_matches_header():
     assert vg.library_version() == m.group(1)
 
 
-def test_find_library_prefers_env(tmp_path):
-    assert vg.find_library_path({"VERSIONGATE_LIB": "/x/lib.so"}, tmp_path) == "/x/lib.so"
-
-
-def test_find_library_uses_repo_build_dir(tmp_path):
-    (tmp_path / "build" / "lib").mkdir(parents=True)
-    so = tmp_path / "build" / "lib" / "libversiongate.so"
-    so.write_bytes(b"")
-    assert vg.find_library_path({}, tmp_path) == str(so)
-    # An empty VERSIONGATE_LIB counts as unset.
-    assert vg.find_library_path({"VERSIONGATE_LIB": ""}, tmp_path) == str(so)
-
-
-def test_find_library_falls_back_to_find_library(tmp_path, monkeypatch):
-    monkeypatch.setattr(vg.ctypes.util, "find_library",
-                        lambda name: "libversiongate.so.1" if name == "versiongate" else None)
-    assert vg.find_library_path({}, tmp_path) == "libversiongate.so.1"
-    monkeypatch.setattr(vg.ctypes.util, "find_library", lambda name: None)
-    with pytest.raises(OSError, match="VERSIONGATE_LIB"):
-        vg.find_library_path({}, tmp_path)
+def test_find_library_order(tmp_path):
+    """$VERSIONGATE_LIBRARY, else the package's copy, else the SONAME."""
+    packaged = tmp_path / "libversiongate.so.1"
+    assert vg.find_library_path({"VERSIONGATE_LIBRARY": "/x/lib.so"}, packaged) == "/x/lib.so"
+    assert vg.find_library_path({}, packaged) == "libversiongate.so.1"
+    packaged.write_bytes(b"")
+    assert vg.find_library_path({}, packaged) == str(packaged)
+    # An empty VERSIONGATE_LIBRARY counts as unset.
+    assert vg.find_library_path({"VERSIONGATE_LIBRARY": ""}, packaged) == str(packaged)
 
 
 def _import_in_child(env):
@@ -86,19 +75,23 @@ def test_import_loads_the_library_named_by_env(tmp_path):
     copy = tmp_path / "copy" / "libversiongate.so"
     copy.parent.mkdir()
     shutil.copy(LIB_PATH, copy)
-    proc = _import_in_child(child_env(VERSIONGATE_LIB=str(copy)))
+    proc = _import_in_child(child_env(VERSIONGATE_LIBRARY=str(copy)))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == str(copy)
 
 
-def test_import_without_env_loads_repo_build():
-    proc = _import_in_child(child_env(VERSIONGATE_LIB=None))
+def test_import_without_env_loads_the_system_library_by_soname():
+    """Outside a wheel, nothing set: the loader's libversiongate.so.1 (here
+    the build tree's, through LD_LIBRARY_PATH); no ldconfig subprocess."""
+    proc = _import_in_child(child_env(VERSIONGATE_LIBRARY=None, LD_LIBRARY_PATH=str(REPO / "build" / "lib")))
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == str(REPO / "build" / "lib" / "libversiongate.so")
+    assert proc.stdout.strip() == "libversiongate.so.1"
+    proc = _import_in_child(child_env(VERSIONGATE_LIBRARY=None))
+    assert proc.returncode != 0 and "libversiongate.so.1" in proc.stderr
 
 
 def test_import_with_a_wrong_env_path_fails_loudly(tmp_path):
-    proc = _import_in_child(child_env(VERSIONGATE_LIB=str(tmp_path / "nope.so")))
+    proc = _import_in_child(child_env(VERSIONGATE_LIBRARY=str(tmp_path / "nope.so")))
     assert proc.returncode != 0
     assert "nope.so" in proc.stderr
 

@@ -36,8 +36,8 @@ def rss_growth_kib(library: str, tmp_path, warm: int = 2000, count: int = 22000)
     """kB added between `warm` and `count` sources by `library`."""
     for d in ("cache", "state"):
         (tmp_path / d).mkdir(mode=0o700, exist_ok=True)
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "VERSIONGATE_LIB": library,
-           "PYTHONPATH": str(REPO / "examples" / "python"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "VERSIONGATE_LIBRARY": library,
+           "PYTHONPATH": str(REPO / "python"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
            "XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
     if "ASAN_OPTIONS" in os.environ:
         # Under scripts/proof's ASan build: no quarantine, so freed memory is

@@ -21,8 +21,8 @@ STORE = "https://flathub.org/apps/com.example.Launcher"
 def env(tmp_path):
     run = tmp_path / "run"
     run.mkdir(mode=0o700)
-    # PYTHONPATH dropped: the launcher finds its binding next to itself.
-    return child_env(XDG_RUNTIME_DIR=str(run), LANG="en_US.UTF-8", PYTHONPATH=None)
+    # PYTHONPATH: the binding package as `pip install ./python` installs it.
+    return child_env(XDG_RUNTIME_DIR=str(run), LANG="en_US.UTF-8")
 
 
 def launch(env, *args, stdin=subprocess.DEVNULL, **kw):
@@ -35,7 +35,6 @@ def result_for(env, source, version):
     code = ("import sys, versiongate as vg\n"
             "with vg.Client(source=sys.argv[1], session_scope='process') as c, "
             "c.check(sys.argv[2]) as r: print(r.json_text)")
-    env = {**env, "PYTHONPATH": str(REPO / "examples" / "python")}
     out = subprocess.run([sys.executable, "-c", code, str(source), version], env=env,
                          capture_output=True, text=True, timeout=60, check=True)
     return json.loads(out.stdout)
@@ -131,7 +130,7 @@ def test_mandatory_without_store_url(env, write_doc):
 
 
 def test_missing_library_still_starts_the_app(env, tmp_path):
-    proc = launch({**env, "VERSIONGATE_LIB": str(tmp_path / "nope.so")}, "1.0.38")
+    proc = launch({**env, "VERSIONGATE_LIBRARY": str(tmp_path / "nope.so")}, "1.0.38")
     assert proc.returncode == 0
     assert "Starting app 1.0.38" in proc.stdout
     assert "nope.so" in proc.stderr

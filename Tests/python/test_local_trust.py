@@ -435,13 +435,13 @@ def test_unwritable_cache_home_still_answers_from_the_fetch(sandbox, case, serve
 
 
 def test_no_home_and_no_xdg_variables(sandbox, case, server, doc_name):
-    """Only PATH and VERSIONGATE_LIB: no cache, no state, process scope;
+    """Only PATH and VERSIONGATE_LIBRARY: no cache, no state, process scope;
     nothing is written relative to the working directory."""
     url = served(server, doc_name)
     cwd, = user_dirs(case, "cwd")
     doc = optional_doc(case)
     env = sandbox.env()
-    assert set(env) - {"ASAN_OPTIONS", "TSAN_OPTIONS", "LD_PRELOAD"} == {"PATH", "VERSIONGATE_LIB", "PYTHONDONTWRITEBYTECODE"}
+    assert set(env) - {"ASAN_OPTIONS", "TSAN_OPTIONS", "LD_PRELOAD"} == {"PATH", "VERSIONGATE_LIBRARY", "PYTHONDONTWRITEBYTECODE"}
     out = sandbox.run({"checks": [check_spec(url, "1.0.40"), check_spec(url, "1.0.38"),
                                   check_spec(doc, "1.0", repeat=2)]}, env, cwd=cwd)
     remote_optional, remote_mandatory, local_first, local_second = out["results"]

@@ -173,7 +173,7 @@ print(int(vg.open_url(sys.argv[1])))
 @pytest.mark.parametrize("exit_code", ["0", "3"])
 def test_open_url_never_claims_success_it_cannot_know(fake_xdg_open, monkeypatch, exit_code):
     monkeypatch.setenv("FAKE_EXIT_appstream", exit_code)
-    env = dict(os.environ, PYTHONPATH=str(Path(vg.__file__).parent), VERSIONGATE_LIB=str(vg.LIBRARY_PATH))
+    env = dict(os.environ, PYTHONPATH=str(Path(vg.__file__).parent.parent), VERSIONGATE_LIBRARY=str(vg.LIBRARY_PATH))
     done = subprocess.run([sys.executable, "-c", IGNORES_SIGCHLD, "appstream:com.example.Launcher"],
                           capture_output=True, text=True, timeout=30, env=env)
     assert done.returncode == 0, done.stderr

@@ -4,7 +4,7 @@ tests that themselves run as root (as CI does).
 The child is ``setpriv --reuid=65534 --regid=65534 --clear-groups python3
 child.py SPEC``. That user cannot read inside 0700 directories (the clone
 may sit in one, /root), so what the child runs - the .so, the ctypes binding
-examples/python/versiongate.py and the child script - is copied into a
+the binding (python/versiongate) and the child script - is copied into a
 world-readable directory of its own (:class:`Sandbox`). The child gets only
 the environment the test builds (:meth:`Sandbox.env`), runs the checks the
 JSON SPEC lists and prints one JSON line: its ids, every result JSON
@@ -38,7 +38,7 @@ import pytest
 import versiongate as vg
 
 REPO = Path(__file__).resolve().parents[2]
-BINDING = REPO / "examples" / "python" / "versiongate.py"
+BINDING = REPO / "python" / "versiongate" / "__init__.py"
 
 NOBODY = 65534      # the unprivileged user every child runs as
 OTHER = 65533       # "another user" that is not root
@@ -232,9 +232,9 @@ class Sandbox:
         return make_dir(self.cases / ("%03d-%s" % (self._count, name or "case")))
 
     def env(self, **variables) -> dict:
-        """The child's whole environment: PATH, VERSIONGATE_LIB (the copy)
+        """The child's whole environment: PATH, VERSIONGATE_LIBRARY (the copy)
         and what the test passes (None leaves a variable out)."""
-        env = {"PATH": PATH, "VERSIONGATE_LIB": str(self.lib), "PYTHONDONTWRITEBYTECODE": "1"}
+        env = {"PATH": PATH, "VERSIONGATE_LIBRARY": str(self.lib), "PYTHONDONTWRITEBYTECODE": "1"}
         for name in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
             if name in os.environ:
                 value = re.sub(r"log_path=[^: ]*", "log_path=%s/report" % self.reports, os.environ[name])

@@ -11,7 +11,10 @@
   URL and exits 2; "Later" starts the app.
 - UP_TO_DATE (also every error, which is reported on stderr): starts the app.
 
-"Starting the app" is printing "Starting app …" and exiting 0.
+"Starting the app" is printing "Starting app …" and exiting 0. Needs the
+binding: `pip install ./python`. A launcher started from a desktop menu has
+no terminal: use `versiongate exec` there (examples/desktop/), which shows a
+real dialog.
 Default source: examples/gate.json in this repository.
 """
 
@@ -21,9 +24,8 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 try:
-    import versiongate as vg
+    import versiongate as vg   # pip install ./python (from the repository root)
 except (ImportError, OSError) as e:  # no library: the user still gets the app
     print("versiongate unavailable: %s" % e, file=sys.stderr)
     vg = None

@@ -28,15 +28,14 @@ Conventions (after python-libarchive-c's ``ffi.py``):
   ``string_at`` and released with ``vg_free`` (:func:`_take_string`). A
   ``c_char_p`` there would copy to ``bytes`` and lose the pointer: a leak.
 
-The library is found through ``$VERSIONGATE_LIB``, else
-``build/lib/libversiongate.so`` in the repository this file lives in, else
-``ctypes.util.find_library("versiongate")``.
+The library is found through ``$VERSIONGATE_LIBRARY``, else the copy inside
+this package (a wheel carries one), else the system's ``libversiongate.so.1``
+(``make install``). Install with ``pip install ./python`` from the repository.
 """
 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import enum
 import json
 import logging
@@ -118,36 +117,29 @@ class VersionGateError(Exception):
 # Locating and loading the library
 # --------------------------------------------------------------------------
 
-_REPO_ROOT = Path(__file__).resolve().parents[2]
-_DEFAULT_RELATIVE = Path("build", "lib", "libversiongate.so")
+#: The copy a wheel carries, beside this file.
+_PACKAGED = Path(__file__).resolve().parent / "libversiongate.so.1"
+#: The system's, found by the dynamic loader (ld.so.cache, LD_LIBRARY_PATH).
+_SONAME = "libversiongate.so.1"
 
 
 def find_library_path(
     environ: Optional[Mapping[str, str]] = None,
-    repo_root: Optional[Path] = None,
+    packaged: Optional[Path] = None,
 ) -> str:
-    """Where to load the library from (see the module docstring).
-
-    Raises ``OSError`` when none of the three places has it. An explicit
-    ``$VERSIONGATE_LIB`` is used as given (no fallback when it is wrong: a
-    typo must not silently load another copy).
+    """Where to load the library from: ``$VERSIONGATE_LIBRARY`` when set
+    (used as given: a typo must not silently load another copy), else the
+    copy inside this package, else the system's ``libversiongate.so.1`` by
+    its SONAME. No subprocess (``ctypes.util.find_library`` runs ldconfig).
     """
     environ = os.environ if environ is None else environ
-    repo_root = _REPO_ROOT if repo_root is None else Path(repo_root)
-    explicit = environ.get("VERSIONGATE_LIB")
+    packaged = _PACKAGED if packaged is None else Path(packaged)
+    explicit = environ.get("VERSIONGATE_LIBRARY")
     if explicit:
         return explicit
-    in_repo = repo_root / _DEFAULT_RELATIVE
-    if in_repo.is_file():
-        return str(in_repo)
-    found = ctypes.util.find_library("versiongate")
-    if found:
-        return found
-    raise OSError(
-        "libversiongate.so not found: set VERSIONGATE_LIB, build %s "
-        "(scripts/build) or install it where the dynamic loader finds it"
-        % in_repo
-    )
+    if packaged.is_file():
+        return str(packaged)
+    return _SONAME
 
 
 LIBRARY_PATH = find_library_path()
