@@ -1,0 +1,77 @@
+import XCTest
+@testable import VersionGateCore
+@testable import VersionGateSystem
+
+/// The grace period through the clock seam (System.wallClock), RFC 3339
+/// parsing, and the kill switch and rollout in the pure Verdict.
+final class OperatorControlsTests: XCTestCase {
+    private static let effective: Int64 = 1_803_859_200   // 2027-03-01T00:00:00Z
+
+    private func check(_ path: String, _ version: String, at now: Int64) throws -> GateResult {
+        let client = GateClient(system: System(wallClock: { now }, environment: CheckEnvironment(variables: [:])))
+        try client.set("source", path)
+        try client.set("session_scope", "process")
+        try client.set("locale", "de")
+        var text = version
+        return text.withUTF8 { client.check(current: $0) }
+    }
+
+    func testTheGracePeriodOnBothSidesOfTheDate() throws {
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", """
+            {"min_required_version_linux": "2.0", "latest_version_linux": "2.0",
+             "min_required_version_linux_effective_at": "2027-03-01T00:00:00Z"}
+            """)
+        let before = try check(path, "1.9", at: Self.effective - 1)
+        XCTAssertEqual(before.status, .optional)
+        XCTAssertTrue(before.shouldPrompt)
+        XCTAssertEqual(before.note, "grace period: required from 2027-03-01T00:00:00Z")
+        XCTAssertTrue(before.message?.string.contains("2027") == true)
+        XCTAssertEqual(try check(path, "1.9", at: Self.effective).status, .mandatory)
+        XCTAssertEqual(try check(path, "1.9", at: Self.effective + 86_400 * 365).status, .mandatory)
+    }
+
+    func testRFC3339() {
+        let rows: [(String, Int64?, UInt)] = [
+            ("2027-03-01T00:00:00Z", Self.effective, #line),
+            ("2027-03-01t00:00:00z", Self.effective, #line),
+            ("2027-03-01 01:30:00+01:30", Self.effective, #line),
+            ("2027-02-28T19:00:00.123456-05:00", Self.effective, #line),
+            ("1970-01-01T00:00:00Z", 0, #line),
+            ("2024-02-29T00:00:00Z", 1_709_164_800, #line),
+            ("2016-12-31T23:59:60Z", 1_483_228_799, #line),
+            ("2023-02-29T00:00:00Z", nil, #line), ("2027-13-01T00:00:00Z", nil, #line),
+            ("2027-03-01T00:60:00Z", nil, #line), ("2027-03-01T00:00:00+24:00", nil, #line),
+            ("2027-03-01T00:00:00", nil, #line), ("2027-03-01", nil, #line), ("", nil, #line),
+            ("+027-03-01T00:00:00Z", nil, #line), ("2027-03-01T00:00:00Zjunk", nil, #line),
+            ("٢٠٢٧-03-01T00:00:00Z", nil, #line), ("2027-03-01T00:00:00.Z", nil, #line),
+        ]
+        for (text, seconds, line) in rows {
+            XCTAssertEqual(RFC3339.seconds(text), seconds, text, line: line)
+        }
+        XCTAssertEqual(RFC3339.text(Self.effective), "2027-03-01T00:00:00Z")
+        XCTAssertEqual(RFC3339.text(1_709_164_800 - 1), "2024-02-28T23:59:59Z")
+        for seconds: Int64 in [0, 1, 951_782_400, 4_102_444_800, Self.effective] {
+            XCTAssertEqual(RFC3339.seconds(RFC3339.text(seconds)), seconds)
+        }
+    }
+
+    func testTheKillSwitchAndTheRolloutInTheVerdict() {
+        let snapshot = GateSnapshot(config: GateConfig(values: [
+            "min_required_version_linux": "1.0", "latest_version_linux": "3.0",
+            "blocked_versions_linux": "2.1, 2.2.0-beta", "latest_version_linux_rollout_percent": "40",
+        ]), platform: "linux", documentName: "gate")
+        func verdict(_ version: String, bucket: Int?) -> Verdict {
+            var text = version
+            return text.withUTF8 { Verdict(current: $0, snapshot: snapshot, now: 0) { _ in bucket } }
+        }
+        XCTAssertEqual(verdict("2.1.0", bucket: 0).status, .mandatory)
+        XCTAssertEqual(verdict("2.2.0-beta", bucket: 0).status, .mandatory)
+        XCTAssertEqual(verdict("2.2.0", bucket: 0).status, .optional)
+        XCTAssertEqual(verdict("2.3", bucket: 39).status, .optional)
+        XCTAssertEqual(verdict("2.3", bucket: 40).status, .upToDate)
+        XCTAssertEqual(verdict("2.3", bucket: nil).status, .upToDate)
+        XCTAssertEqual(verdict("0.9", bucket: 99).status, .mandatory)
+        // FNV-1a-64 of "\n" is 0xaf63c74c8601c8dd (a documented value an operator can recompute).
+        XCTAssertEqual(Rollout.bucket(installationID: "", latest: ""), Int(0xAF63_C74C_8601_C8DD as UInt64 % 100))
+    }
+}
