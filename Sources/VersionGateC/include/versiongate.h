@@ -77,7 +77,9 @@ typedef enum vg_error {
     VG_EFORK = -11,    /* refused in a fork() child (see "Fork" above) */
     VG_EHTTP = -12,    /* the server answered with an error (HTTP status or error body) */
     VG_EBACKOFF = -13, /* no request made: backing off after the server throttled us */
-    VG_EOPEN = -14     /* no handler could open the URL (xdg-open failed) */
+    VG_EOPEN = -14,    /* no handler could open the URL (xdg-open failed) */
+    VG_ESIGNATURE = -15 /* "trusted_keys" set: a document's minisign signature is missing,
+                           malformed, by an untrusted key, not matching, or older (rollback) */
 } vg_error;
 
 /* Opaque handles. */

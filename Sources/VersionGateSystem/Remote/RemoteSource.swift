@@ -14,6 +14,9 @@ package final class RemoteSource: ConfigSource {
         package var transport: any HTTPTransport = CurlTransport()
         /// The local gate document used when no remote config can be had.
         package var defaults: LocalDocumentSource?
+        /// Set with `trusted_keys`: a cached config counts only if a key
+        /// trusted now signed it (the fetcher verifies new ones).
+        package var trust: DocumentTrust?
     }
 
     package let fetcher: any ConfigFetcher
@@ -163,6 +166,11 @@ package final class RemoteSource: ConfigSource {
         if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
             return .failure(.config("\(name): template version \(new) is older than the cached \(old); rejected"))
         }
+        if settings.trust != nil, let signature = entry.config.signature,
+           let refused = SignatureCheck.rollback(signature, newestSeen: cached?.entry.config.signature?.timestamp,
+                                                 document: name) {
+            return .failure(refused)
+        }
 
         // The identity of the file just written, so the next check does not
         // read back what it wrote. Written by rename, so a later writer gives
@@ -233,7 +241,8 @@ package final class RemoteSource: ConfigSource {
         guard let identity = directory.files.identity(of: path) else { return known?.identity == nil ? known : nil }
         if let known, known.identity == identity { return known }
         guard let bytes = try? directory.files.read(path, maxBytes: CachedConfig.maxFileBytes, trust: .private).bytes,
-              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
+              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey),
+              settings.trust.map({ $0.stillTrusts(entry.config) }) ?? true else {
             return known?.identity == nil ? known : nil
         }
         if let known, known.entry.fetchedAt > entry.fetchedAt { return known }
