@@ -173,6 +173,8 @@ void vg_client_free(vg_client *client);
  *       An extra trust anchor; verification is never turned off.
  *   "defaults": path or file:// URL; default none.
  *       Local gate document used when no remote config can be had.
+ *   "trusted_keys": comma-separated minisign public keys (the base64 line of minisign.pub); default none.
+ *       A document is trusted only with a valid <document>.minisig by one of these keys.
  *   "store": url, flathub, snap or appstore; default url.
  *       Where the app is published, for the store URL.
  *   "app_id": [A-Za-z0-9._-]{1,255}; default none.
