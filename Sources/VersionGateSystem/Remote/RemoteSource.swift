@@ -197,8 +197,10 @@ package final class RemoteSource: ConfigSource {
         case .success(let local):
             return .success(LoadedConfig(snapshot: local.snapshot, origin: .embeddedDefault, fetchFailure: failure))
         case .failure(let refused):
-            // Both are worth fixing; the defaults problem is the operator's own.
-            return .failure(.config("defaults: \(refused.message); and \(failure.message)"))
+            // Both are worth fixing; the defaults problem is the operator's own
+            // (an untrusted signature keeps its own code).
+            let kind: GateFailure.Kind = refused.kind == .signature ? .signature : .config
+            return .failure(GateFailure(kind, "defaults: \(refused.message); and \(failure.message)"))
         }
     }
 
