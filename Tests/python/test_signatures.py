@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import versiongate as vg
-from remote_helpers import REPO, Loopback, check, child_env, flat_doc
+from remote_helpers import Loopback, check, child_env, fetch_in_flight, flat_doc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Server"))
 from make_certs import make_certs  # noqa: E402
@@ -272,6 +272,19 @@ def test_cache_from_before_keys_is_not_trusted(keys, xdg, https, certs):
     assert check(url, VERSION, tls_ca_file=certs["ca_pem"])["status"] == "OPTIONAL"
     result = check(url, VERSION, tls_ca_file=certs["ca_pem"], trusted_keys=keys["old"].line)
     assert_outcome(result, ("UP_TO_DATE", ESIGNATURE, "signature missing"))
+
+
+def test_a_fetch_shared_with_an_unkeyed_client_is_not_trusted(keys, xdg, https, certs):
+    """Checks of one URL in a process share one fetch; a client with keys
+    that waits for an unkeyed client's fetch does not take its config."""
+    name = "sig-shared-flight"
+    ca = str(certs["ca_pem"])
+    https.document(name, DOC, next=[{"delay_s": 1}])
+    with vg.Client(source=https.url(name), session_scope="process", tls_ca_file=ca) as unkeyed:
+        fetching = fetch_in_flight(unkeyed, https, name)
+        result = check(https.url(name), VERSION, trusted_keys=keys["old"].line, tls_ca_file=ca)
+        fetching.join()
+    assert_outcome(result, ("UP_TO_DATE", ESIGNATURE, "was not verified with these trusted_keys"))
 
 
 # --------------------------------------------------------------------------

@@ -64,6 +64,13 @@ package final class RemoteSource: ConfigSource {
             result.note = fetched.note
             return .success(result)
         case .waited(.success(let fetched)):
+            // The flight is shared by every source of this URL in the process,
+            // also one without trusted_keys: its config counts only if signed.
+            if let trust = settings.trust, !trust.stillTrusts(fetched.entry.config) {
+                let failure = GateFailure(.signature, "\(name): the config another check fetched meanwhile "
+                                          + "was not verified with these trusted_keys")
+                return fallback(cached(cacheDirectory), failure, request)
+            }
             request.log?.add(.debug, "\(name): used the fetch another check made meanwhile")
             return .success(loaded(remember(fetched), .cacheHit, at: request))
         case .led(.failure(let failure)), .waited(.failure(let failure)):
