@@ -23,8 +23,9 @@ let package = Package(
         .target(name: "VersionGateC"),
         .target(name: "CurlShim"),
         .target(name: "SystemShim"),
+        .target(name: "CryptoShim"),
         .target(name: "VersionGateCore"),
-        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim"]),
+        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim", "CryptoShim"]),
         .target(name: "VersionGate", dependencies: ["VersionGateC", "VersionGateCore", "VersionGateSystem"]),
         .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateSystem"]),
         // Benchmark harness (scripts/bench), built with -enable-testing.

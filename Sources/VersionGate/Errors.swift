@@ -19,6 +19,7 @@ private let errorTable: [(code: vg_error, kind: GateFailure.Kind?, name: StaticS
     (VG_EHTTP, .http, "VG_EHTTP", "the server answered with an error"),
     (VG_EBACKOFF, .backoff, "VG_EBACKOFF", "backing off after the server throttled requests"),
     (VG_EOPEN, .openFailed, "VG_EOPEN", "no handler could open the URL"),
+    (VG_ESIGNATURE, .signature, "VG_ESIGNATURE", "document signature missing, malformed, untrusted or not matching"),
 ]
 
 extension GateFailure.Kind {

@@ -13,6 +13,8 @@ else in the server changes.
                                                      (null/absent -> no Cache-Control)
                         "cache_control": "...",      optional: a raw Cache-Control value
                                                      (wins over max_age)
+                        "signature": "untrusted…",   optional: served at /doc/gate.minisig
+                                                     (null -> no signature: 404)
                         "next": [ ... ]}             one-shot answers, consumed first
          -> 200 {"name", "etag", "queued"}
        Fields left out keep their previous value, except "next", which (when
@@ -28,6 +30,9 @@ else in the server changes.
     GET /__document?name=gate  -> the current set-up and how often it was served
                                   (not recorded in /__requests).
 
+    GET /doc/<name>.minisig  the document's "signature" as text/plain (a
+                       detached minisign signature), 404 when it has none;
+                       one-shot answers do not apply. Recorded in /__requests.
     GET /doc/<name>    the document: 200 with ETag (and Cache-Control), or 304
                        with the same headers when If-None-Match matches the
                        current ETag (RFC 9110 §13.1.2: weak comparison, lists,
@@ -60,6 +65,7 @@ class _Document:
         self.body = b""
         self.etag: str | None = None
         self.cache_control: str | None = None
+        self.signature: bytes | None = None
         self.next: collections.deque = collections.deque()
         self.served = collections.Counter()   # "200", "304", "429", ...
 
@@ -157,6 +163,9 @@ def h_document_control(conn, req, m):
         if cache_control is not ... and cache_control is not None and (
                 not isinstance(cache_control, str) or any(c in cache_control for c in "\r\n")):
             raise ValueError('"cache_control" must be a string without CR/LF, or null')
+        signature = spec.get("signature", ...)
+        if signature is not ... and signature is not None and not isinstance(signature, str):
+            raise ValueError('"signature" must be a string or null')
         queue = _validate_next(spec["next"]) if "next" in spec else None
     except (ValueError, UnicodeDecodeError) as e:
         conn.respond(400, f"{e}\n".encode())
@@ -178,6 +187,8 @@ def h_document_control(conn, req, m):
             doc.cache_control = None if max_age is None else f"max-age={max_age}"
         if cache_control is not ...:
             doc.cache_control = cache_control
+        if signature is not ...:
+            doc.signature = None if signature is None else signature.encode("utf-8")
         if queue is not None:
             doc.next = collections.deque(queue)
         answer = {"name": name, "etag": doc.etag, "queued": len(doc.next)}
@@ -189,8 +200,19 @@ def h_document(conn, req, m):
     if req.method not in ("GET", "HEAD"):
         conn.respond(405, b"GET only\n", headers=[("Allow", "GET, HEAD")])
         return
+    name = m.group(1)
     with _LOCK:
-        doc = _DOCS.get(m.group(1))
+        is_signature = name.endswith(".minisig") and name not in _DOCS
+        signed = _DOCS.get(name[:-len(".minisig")]) if is_signature else None
+        signature = signed.signature if signed is not None else None
+    if is_signature:
+        if signature is None:
+            conn.respond(404, b"no such signature\n")
+        else:
+            conn.respond(200, signature, "text/plain; charset=utf-8")
+        return
+    with _LOCK:
+        doc = _DOCS.get(name)
         if doc is None:
             one_shot = None
         else:

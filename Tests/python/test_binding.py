@@ -49,6 +49,11 @@ def test_codes_and_statuses_match_header():
     assert header_enum("vg_status") == {"VG_STATUS_" + s.name: s.value for s in vg.Status}
 
 
+def test_signature_code_is_pinned():
+    # Appended for signed documents (#15); the list is append-only.
+    assert vg.Error.ESIGNATURE == -15 and vg.Error.EOPEN == -14
+
+
 def test_library_version_matches_header():
     m = re.search(r'#define VG_VERSION_STRING "([^"]+)"', HEADER.read_text())
     assert vg.library_version() == m.group(1)

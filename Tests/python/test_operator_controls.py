@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
+import random
 import stat
 
 import pytest
@@ -118,7 +118,8 @@ def test_a_rollout_over_2000_installations(write_doc, tmp_path, monkeypatch):
     share is within 3 points of it, and every answer is the same on a
     second run."""
     src = write_doc(flat(latest_version_linux_rollout_percent="30"))
-    ids = [secrets.token_hex(16) for _ in range(2000)]
+    draw = random.Random(2026)     # fixed ids: the share is reproducible, not a coin toss per run
+    ids = ["%032x" % draw.getrandbits(128) for _ in range(2000)]
     answers = []
     for run in range(2):
         seen = []
@@ -128,7 +129,7 @@ def test_a_rollout_over_2000_installations(write_doc, tmp_path, monkeypatch):
             (state / "versiongate" / "installation-id").write_text(installation + "\n")
             monkeypatch.setenv("XDG_STATE_HOME", str(state))
             status, error, js = decide(src, "1.0.40")
-            assert error == VG_OK
+            assert error == VG_OK, js
             seen.append(status)
             assert (status == OPTIONAL) == (bucket(installation, "1.0.41") < 30), (installation, js)
             if status == UP_TO_DATE:
@@ -136,7 +137,7 @@ def test_a_rollout_over_2000_installations(write_doc, tmp_path, monkeypatch):
         answers.append(seen)
     assert answers[0] == answers[1]
     share = answers[0].count(OPTIONAL) / len(ids) * 100
-    assert abs(share - 30) <= 3, share
+    assert abs(share - 30) <= 3, share          # 28.55 % for these ids
 
 
 def test_the_installation_id_is_made_once_private(write_doc, tmp_path, monkeypatch):

@@ -90,6 +90,7 @@ class Error(enum.IntEnum):
     EHTTP = -12
     EBACKOFF = -13
     EOPEN = -14
+    ESIGNATURE = -15
 
 
 def error_name(code: int) -> str:

@@ -77,7 +77,9 @@ typedef enum vg_error {
     VG_EFORK = -11,    /* refused in a fork() child (see "Fork" above) */
     VG_EHTTP = -12,    /* the server answered with an error (HTTP status or error body) */
     VG_EBACKOFF = -13, /* no request made: backing off after the server throttled us */
-    VG_EOPEN = -14     /* no handler could open the URL (xdg-open failed) */
+    VG_EOPEN = -14,    /* no handler could open the URL (xdg-open failed) */
+    VG_ESIGNATURE = -15 /* "trusted_keys" set: a document's minisign signature is missing,
+                           malformed, by an untrusted key, not matching, or older (rollback) */
 } vg_error;
 
 /* Opaque handles. */
@@ -175,6 +177,8 @@ void vg_client_free(vg_client *client);
  *       An extra trust anchor; verification is never turned off.
  *   "defaults": path or file:// URL; default none.
  *       Local gate document used when no remote config can be had.
+ *   "trusted_keys": comma-separated minisign public keys (the base64 line of minisign.pub); default none.
+ *       A document is trusted only with a valid <document>.minisig by one of these keys.
  *   "store": url, flathub, snap or appstore; default url.
  *       Where the app is published, for the store URL.
  *   "app_id": [A-Za-z0-9._-]{1,255}; default none.

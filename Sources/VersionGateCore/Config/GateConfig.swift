@@ -13,11 +13,16 @@ package struct GateConfig: Sendable, Equatable {
     /// `version.versionNumber` of a template export (a decimal string);
     /// nil for flat documents, or when absent or not a decimal Int64.
     package var templateVersion: Int64?
+    /// Who signed the document and when, once its signature was verified
+    /// (option `trusted_keys`); nil for an unsigned document.
+    package var signature: DocumentSignature?
 
-    package init(values: [String: String] = [:], nonStringKeys: Set<String> = [], templateVersion: Int64? = nil) {
+    package init(values: [String: String] = [:], nonStringKeys: Set<String> = [], templateVersion: Int64? = nil,
+                 signature: DocumentSignature? = nil) {
         self.values = values
         self.nonStringKeys = nonStringKeys
         self.templateVersion = templateVersion
+        self.signature = signature
     }
 
     package static func minRequiredKey(platform: String) -> String { "min_required_version_\(platform)" }

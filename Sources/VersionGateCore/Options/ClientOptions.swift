@@ -32,6 +32,9 @@ package struct ClientOptions: Sendable, Equatable {
     package var tlsCAFile: String?
     /// Local gate document used when no remote config can be had.
     package var defaultsPath: String?
+    /// When set, a document (local, self-hosted or `defaults`) is trusted
+    /// only with a valid minisign signature by one of these keys.
+    package var trustedKeys: [MinisignPublicKey] = []
 
     /// Where to update (SPEC §7).
     package var store = StoreKind.url
@@ -155,6 +158,18 @@ extension ClientOptions {
         OptionSpec(key: "defaults", accepts: "path or file:// URL", defaultText: "-",
                    summary: "local gate document used when no remote config can be had") { o, v throws(GateFailure) in
             o.defaultsPath = try v.map { v throws(GateFailure) in try SourceLocation.path(from: v) }
+        },
+        OptionSpec(key: "trusted_keys", accepts: "comma-separated minisign public keys (the base64 line of minisign.pub)",
+                   defaultText: "-",
+                   summary: "a document is trusted only with a valid <document>.minisig by one of these keys") {
+            o, v throws(GateFailure) in
+            o.trustedKeys = try v.map { v throws(GateFailure) in
+                guard let keys = MinisignPublicKey.parseList(v) else {
+                    throw .invalidArgument("trusted_keys \(OneLine.quoted(v, max: 64)): each comma-separated item must be "
+                                           + "a minisign public key (the base64 line of minisign.pub)")
+                }
+                return keys
+            } ?? []
         },
         OptionSpec(key: "store", accepts: "url, flathub, snap or appstore", defaultText: "url",
                    summary: "where the app is published, for the store URL") { o, v throws(GateFailure) in

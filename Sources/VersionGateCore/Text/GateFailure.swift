@@ -5,6 +5,9 @@ package struct GateFailure: Error, Sendable, Equatable {
     package enum Kind: Sendable, Equatable, CaseIterable {
         case invalidArgument, invalidVersion, config, outOfMemory, internalError
         case network, timeout, tooLarge, tls, policy, forked, http, backoff, openFailed
+        /// A document's detached signature is missing, malformed, by an
+        /// untrusted key or does not match (option `trusted_keys`).
+        case signature
     }
 
     package let kind: Kind

@@ -5,12 +5,17 @@ package enum SourceFactory {
         guard let spec = options.source else {
             return .failure(.config("no source set (vg_client_set \"source\")"))
         }
+        let trust = DocumentTrust(options)
         switch spec {
         case .file(let path):
-            return .success(LocalDocumentSource(path: path, platform: options.platform))
+            return .success(LocalDocumentSource(path: path, platform: options.platform, trust: trust))
         case .document(let url):
-            return .success(remote(DocumentFetcher(url: url), options))
+            return .success(remote(DocumentFetcher(url: url, trust: trust), options, trust))
         case .firebase(let projectID, let urlKey, let urlAppID):
+            guard trust == nil else {
+                return .failure(.config("trusted_keys is set, but the source is Firebase Remote Config, whose values "
+                                        + "cannot carry a detached signature; sign a self-hosted https document instead"))
+            }
             let project = options.firebaseProjectID ?? projectID
             guard let apiKey = options.firebaseAPIKey ?? urlKey, let appID = options.firebaseAppID ?? urlAppID else {
                 return .failure(.config("firebase://\(project): needs an API key and an app id "
@@ -19,17 +24,19 @@ package enum SourceFactory {
             let fetcher = FirebaseFetcher(projectID: project, apiKey: apiKey, appID: appID,
                                           packageName: options.packageName, endpoint: options.firebaseEndpoint,
                                           installationsEndpoint: options.firebaseInstallationsEndpoint)
-            return .success(remote(fetcher, options))
+            return .success(remote(fetcher, options, nil))
         }
     }
 
-    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions) -> RemoteSource {
+    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ trust: DocumentTrust?)
+        -> RemoteSource {
         var settings = RemoteSource.Settings()
         settings.cacheTTLSeconds = options.cacheTTLSeconds
         settings.maxStaleSeconds = options.maxStaleSeconds
         settings.limits.timeoutMs = options.timeoutMs
         settings.limits.caFile = options.tlsCAFile
-        settings.defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform) }
+        settings.defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform, trust: trust) }
+        settings.trust = trust
         return RemoteSource(fetcher: fetcher, platform: options.platform, settings: settings)
     }
 }

@@ -32,6 +32,10 @@ package struct CachedConfig: Sendable, Equatable {
         if let etag { object["etag"] = .string(etag) }
         if let maxAgeSeconds { object["max_age_s"] = .string(String(maxAgeSeconds)) }
         if let version = config.templateVersion { object["template_version"] = .string(String(version)) }
+        if let signature = config.signature {
+            object["signed_by"] = .string(MinisignPublicKey.keyIDText(signature.keyID))
+            if let timestamp = signature.timestamp { object["signed_at"] = .string(String(timestamp)) }
+        }
         if let boot = fetchedAtBoot {
             object["boot_id"] = .string(boot.bootID)
             object["boot_s"] = .string(String(boot.seconds))
@@ -78,6 +82,16 @@ package struct CachedConfig: Sendable, Equatable {
             maxAge = Int(age)
         default: return nil
         }
+        switch (value["signed_by"], value["signed_at"]) {
+        case (nil, nil): break
+        case (.string(let keyID)?, let at):
+            guard let id = keyIDBytes(keyID) else { return nil }
+            var timestamp: Int64?
+            if case .string(let text)? = at { timestamp = Int64(decimal: text) }
+            guard (at == nil) == (timestamp == nil) else { return nil }
+            config.signature = DocumentSignature(keyID: id, timestamp: timestamp)
+        default: return nil
+        }
         var boot: BootInstant?
         if case .string(let id)? = value["boot_id"], case .string(let seconds)? = value["boot_s"],
            let bootSeconds = Int64(decimal: seconds) {
@@ -85,5 +99,18 @@ package struct CachedConfig: Sendable, Equatable {
         }
         return CachedConfig(key: key, fetchedAt: fetchedAt, fetchedAtBoot: boot, etag: etag, maxAgeSeconds: maxAge,
                             empty: empty, config: config)
+    }
+
+    /// The 8 key id bytes from `MinisignPublicKey.keyIDText`'s spelling.
+    private static func keyIDBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count == 16 else { return nil }
+        var bytes: [UInt8] = []
+        for pair in stride(from: 0, to: 16, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[pair..<pair + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        let id = Array(bytes.reversed())
+        return MinisignPublicKey.keyIDText(id) == text ? id : nil   // one spelling only
     }
 }

@@ -2,9 +2,11 @@ import VersionGateCore
 
 /// A self-hosted gate document over https (any static host or CDN): GET
 /// with If-None-Match; the body is a flat document or a template export,
-/// exactly as a local one.
+/// exactly as a local one. With `trust`, the document counts only with a
+/// valid `<url>.minisig`, fetched under the same deadline and URL rules.
 package struct DocumentFetcher: ConfigFetcher {
     package let url: String
+    package var trust: DocumentTrust? = nil
 
     package var name: String { url }
     package var cacheKey: String { "document:" + url }
@@ -23,8 +25,12 @@ package struct DocumentFetcher: ConfigFetcher {
         case 304:
             return .notModified(maxAgeSeconds: maxAge, note: nil)
         case 200:
+            let signature = try trust.map { trust throws(FetchFailure) in
+                try verify(response.body, trust, context)
+            }
             do {
-                let config = try GateDocument.parse(response.body)
+                var config = try GateDocument.parse(response.body)
+                config.signature = signature
                 return .updated(config, etag: CachingHeaders.etag(response.header("etag")), maxAgeSeconds: maxAge, note: nil)
             } catch {
                 throw FetchFailure(.config("\(OneLine.quoted(url)) \(error.message)"))
@@ -32,6 +38,38 @@ package struct DocumentFetcher: ConfigFetcher {
         default:
             throw FetchFailure(
                 GateFailure(.http, "\(OneLine.quoted(url)): HTTP \(response.status)"),
+                throttled: CachingHeaders.isThrottling(response.status),
+                retryAfterSeconds: CachingHeaders.retryAfterSeconds(response.header("retry-after"), url: response.url))
+        }
+    }
+
+    /// The body's signature, fetched beside it; a rollback is refused by
+    /// RemoteSource, which knows the cached one.
+    private func verify(_ body: [UInt8], _ trust: DocumentTrust, _ context: FetchContext) throws(FetchFailure)
+        -> DocumentSignature {
+        let signatureURL = SignatureCheck.signatureLocation(of: url)
+        var limits = context.requestLimits   // what the deadline has left
+        limits.maxBodyBytes = MinisignSignature.maxFileBytes
+        let response: HTTPResponse
+        do {
+            response = try context.transport.send(HTTPRequest(url: signatureURL), limits: limits)
+        } catch {
+            throw FetchFailure(GateFailure(error.failure.kind, "signature: \(error.failure.message)"))
+        }
+        switch response.status {
+        case 200:
+            let document = OneLine.quoted(url)
+            switch trust.verify(body, signatureFile: response.body, document: document,
+                                signatureName: OneLine.quoted(signatureURL)) {
+            case .success(let signature): return signature
+            case .failure(let refused): throw FetchFailure(refused)
+            }
+        case 404, 410:
+            throw FetchFailure(SignatureCheck.missing(document: OneLine.quoted(url),
+                                                      signatureName: OneLine.quoted(signatureURL)))
+        default:
+            throw FetchFailure(
+                GateFailure(.http, "\(OneLine.quoted(signatureURL)): HTTP \(response.status)"),
                 throttled: CachingHeaders.isThrottling(response.status),
                 retryAfterSeconds: CachingHeaders.retryAfterSeconds(response.header("retry-after"), url: response.url))
         }

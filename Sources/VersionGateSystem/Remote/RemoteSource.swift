@@ -14,6 +14,9 @@ package final class RemoteSource: ConfigSource {
         package var transport: any HTTPTransport = CurlTransport()
         /// The local gate document used when no remote config can be had.
         package var defaults: LocalDocumentSource?
+        /// Set with `trusted_keys`: a cached config counts only if a key
+        /// trusted now signed it (the fetcher verifies new ones).
+        package var trust: DocumentTrust?
     }
 
     package let fetcher: any ConfigFetcher
@@ -63,6 +66,13 @@ package final class RemoteSource: ConfigSource {
             result.note = fetched.note
             return .success(result)
         case .waited(.success(let fetched)):
+            // The flight is shared by every source of this URL in the process,
+            // also one without trusted_keys: its config counts only if signed.
+            if let trust = settings.trust, !trust.stillTrusts(fetched.entry.config) {
+                let failure = GateFailure(.signature, "\(name): the config another check fetched meanwhile "
+                                          + "was not verified with these trusted_keys")
+                return fallback(cached(cacheDirectory), failure, request)
+            }
             request.log?.add(.debug, "\(name): used the fetch another check made meanwhile")
             return .success(loaded(remember(fetched), .cacheHit, at: request))
         case .led(.failure(let failure)), .waited(.failure(let failure)):
@@ -165,6 +175,11 @@ package final class RemoteSource: ConfigSource {
         if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
             return .failure(.config("\(name): template version \(new) is older than the cached \(old); rejected"))
         }
+        if settings.trust != nil, let signature = entry.config.signature,
+           let refused = SignatureCheck.rollback(signature, newestSeen: cached?.entry.config.signature?.timestamp,
+                                                 document: name) {
+            return .failure(refused)
+        }
 
         // The identity of the file just written, so the next check does not
         // read back what it wrote. Written by rename, so a later writer gives
@@ -191,8 +206,10 @@ package final class RemoteSource: ConfigSource {
         case .success(let local):
             return .success(LoadedConfig(snapshot: local.snapshot, origin: .embeddedDefault, fetchFailure: failure))
         case .failure(let refused):
-            // Both are worth fixing; the defaults problem is the operator's own.
-            return .failure(.config("defaults: \(refused.message); and \(failure.message)"))
+            // Both are worth fixing; the defaults problem is the operator's own
+            // (an untrusted signature keeps its own code).
+            let kind: GateFailure.Kind = refused.kind == .signature ? .signature : .config
+            return .failure(GateFailure(kind, "defaults: \(refused.message); and \(failure.message)"))
         }
     }
 
@@ -235,7 +252,8 @@ package final class RemoteSource: ConfigSource {
         guard let identity = directory.files.identity(of: path) else { return known?.identity == nil ? known : nil }
         if let known, known.identity == identity { return known }
         guard let bytes = try? directory.files.read(path, maxBytes: CachedConfig.maxFileBytes, trust: .private).bytes,
-              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
+              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey),
+              settings.trust.map({ $0.stillTrusts(entry.config) }) ?? true else {
             return known?.identity == nil ? known : nil
         }
         if let known, known.entry.fetchedAt > entry.fetchedAt { return known }

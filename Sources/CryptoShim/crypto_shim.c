@@ -1,0 +1,115 @@
+/* libcrypto through dlopen. See include/crypto_shim.h. */
+#define _GNU_SOURCE
+#include "crypto_shim.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The few OpenSSL 3 declarations used (<openssl/evp.h>, <openssl/err.h>),
+ * written here so the build needs no OpenSSL headers: libcrypto is a run-time
+ * dependency only, like libcurl. The struct tags are OpenSSL's own. */
+typedef struct evp_pkey_st EVP_PKEY;
+typedef struct evp_md_st EVP_MD;
+typedef struct evp_md_ctx_st EVP_MD_CTX;
+typedef struct evp_pkey_ctx_st EVP_PKEY_CTX;
+typedef struct engine_st ENGINE;
+typedef struct ossl_lib_ctx_st OSSL_LIB_CTX;
+enum { VGC_EVP_PKEY_ED25519 = 1087 };   /* NID_ED25519, <openssl/obj_mac.h> */
+
+static struct {
+    EVP_PKEY *(*new_raw_public_key)(int type, ENGINE *e, const unsigned char *key, size_t keylen);
+    void (*pkey_free)(EVP_PKEY *key);
+    EVP_MD_CTX *(*md_ctx_new)(void);
+    void (*md_ctx_free)(EVP_MD_CTX *ctx);
+    int (*digest_verify_init)(EVP_MD_CTX *ctx, EVP_PKEY_CTX **pctx, const EVP_MD *type, ENGINE *e, EVP_PKEY *key);
+    int (*digest_verify)(EVP_MD_CTX *ctx, const unsigned char *sig, size_t siglen,
+                         const unsigned char *tbs, size_t tbslen);
+    EVP_MD *(*md_fetch)(OSSL_LIB_CTX *ctx, const char *algorithm, const char *properties);
+    void (*md_free)(EVP_MD *md);
+    int (*digest)(const void *data, size_t count, unsigned char *md, unsigned int *size,
+                  const EVP_MD *type, ENGINE *impl);
+    void (*err_clear_error)(void);
+} api;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static int loaded;
+static char load_error[256];
+static EVP_MD *blake2b512;   /* fetched once, kept for the process */
+
+static int resolve(void *library, const char *name, void *slot)
+{
+    void *symbol = dlsym(library, name);
+    if (!symbol) {
+        snprintf(load_error, sizeof load_error, "libcrypto.so.3 lacks %s (OpenSSL 3 is needed)", name);
+        return 0;
+    }
+    memcpy(slot, &symbol, sizeof symbol);
+    return 1;
+}
+
+static void load_crypto(void)
+{
+    void *library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(load_error, sizeof load_error, "cannot load libcrypto: %s", dlerror());
+        return;
+    }
+    if (!resolve(library, "EVP_PKEY_new_raw_public_key", &api.new_raw_public_key) ||
+        !resolve(library, "EVP_PKEY_free", &api.pkey_free) ||
+        !resolve(library, "EVP_MD_CTX_new", &api.md_ctx_new) ||
+        !resolve(library, "EVP_MD_CTX_free", &api.md_ctx_free) ||
+        !resolve(library, "EVP_DigestVerifyInit", &api.digest_verify_init) ||
+        !resolve(library, "EVP_DigestVerify", &api.digest_verify) ||
+        !resolve(library, "EVP_MD_fetch", &api.md_fetch) ||
+        !resolve(library, "EVP_MD_free", &api.md_free) ||
+        !resolve(library, "EVP_Digest", &api.digest) ||
+        !resolve(library, "ERR_clear_error", &api.err_clear_error))
+        return;
+    blake2b512 = api.md_fetch(NULL, "BLAKE2B-512", NULL);
+    if (!blake2b512) {
+        api.err_clear_error();
+        snprintf(load_error, sizeof load_error, "libcrypto has no BLAKE2B-512 digest");
+        return;
+    }
+    loaded = 1;
+}
+
+int vgc_crypto_load(char *error, size_t size)
+{
+    pthread_once(&load_once, load_crypto);
+    if (!loaded) snprintf(error, size, "%s", load_error);
+    return loaded;
+}
+
+int vgc_blake2b512(const unsigned char *data, size_t length, unsigned char out[64])
+{
+    char ignored[8];
+    if (!vgc_crypto_load(ignored, sizeof ignored)) return 0;
+    unsigned int written = 0;
+    int ok = api.digest(data, length, out, &written, blake2b512, NULL) == 1 && written == 64;
+    /* Leave nothing in OpenSSL's per-thread error queue for a host that also uses it. */
+    if (!ok) api.err_clear_error();
+    return ok;
+}
+
+int vgc_ed25519_verify(const unsigned char key[32], const unsigned char *message, size_t length,
+                       const unsigned char signature[64])
+{
+    char ignored[8];
+    if (!vgc_crypto_load(ignored, sizeof ignored)) return -1;
+    int result = -1;
+    EVP_PKEY *pkey = api.new_raw_public_key(VGC_EVP_PKEY_ED25519, NULL, key, 32);
+    EVP_MD_CTX *ctx = api.md_ctx_new();
+    /* Ed25519 takes no separate digest: the type is NULL (one-shot verify). */
+    if (pkey && ctx && api.digest_verify_init(ctx, NULL, NULL, NULL, pkey) == 1) {
+        /* Anything but 1 is a refusal: OpenSSL reports some malformed
+         * signatures (s out of range) as errors rather than as 0. */
+        result = api.digest_verify(ctx, signature, 64, message, length) == 1;
+    }
+    if (ctx) api.md_ctx_free(ctx);
+    if (pkey) api.pkey_free(pkey);
+    api.err_clear_error();
+    return result;
+}
