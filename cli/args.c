@@ -10,18 +10,21 @@
 enum {
     OPT_SOURCE = 1 << 0, OPT_VERSION = 1 << 1, OPT_PLATFORM = 1 << 2, OPT_SET = 1 << 3,
     OPT_JSON = 1 << 4, OPT_DIALOG = 1 << 5, OPT_STORE = 1 << 6, OPT_APP_ID = 1 << 7,
-    OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9, OPT_VERBOSE = 1 << 10
+    OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_VERSIONS = 1 << 11
 };
 
 static const struct {
     const char *verb;
     unsigned options;
+    size_t positionals;         /* with OPT_POSITIONAL: how many */
 } verbs[] = {
-    {"check", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_JSON | OPT_VERBOSE},
-    {"exec", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_DIALOG | OPT_COMMAND | OPT_VERBOSE},
-    {"explain", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_VERBOSE},
-    {"compare", OPT_POSITIONAL},
-    {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET | OPT_VERBOSE},
+    {"check", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_JSON | OPT_VERBOSE, 0},
+    {"exec", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_DIALOG | OPT_COMMAND | OPT_VERBOSE, 0},
+    {"explain", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_VERBOSE, 0},
+    {"compare", OPT_POSITIONAL, 2},
+    {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET | OPT_VERBOSE, 0},
+    {"lint", OPT_POSITIONAL | OPT_PLATFORM, 1},
+    {"simulate", OPT_SOURCE | OPT_VERSIONS | OPT_PLATFORM | OPT_SET | OPT_VERBOSE, 0},
 };
 
 static int fail(vgcli_args *args, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -70,8 +73,9 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
     if (argc < 2) return fail(args, "no verb given");
     args->verb = argv[1];
     unsigned allowed = 0;
+    size_t positionals = 0;
     for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
-        if (strcmp(verbs[v].verb, args->verb) == 0) allowed = verbs[v].options;
+        if (strcmp(verbs[v].verb, args->verb) == 0) allowed = verbs[v].options, positionals = verbs[v].positionals;
     if (!allowed) return fail(args, "unknown verb \"%s\"", args->verb);
 
     /* --help anywhere before "--" wins over every other problem. */
@@ -87,7 +91,10 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         const char *arg = argv[i];
         if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
             if (allowed & OPT_POSITIONAL) {
-                if (args->positional_count == 2) { status = fail(args, "too many arguments: \"%s\"", arg); break; }
+                if (args->positional_count == positionals) {
+                    status = fail(args, "too many arguments: \"%s\"", arg);
+                    break;
+                }
                 args->positional[args->positional_count++] = arg;
                 continue;
             }
@@ -109,6 +116,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
             {"--source", OPT_SOURCE, "source"}, {"--platform", OPT_PLATFORM, "platform"},
             {"--store", OPT_STORE, "store"}, {"--app-id", OPT_APP_ID, "app_id"},
             {"--version", OPT_VERSION, NULL}, {"--dialog", OPT_DIALOG, NULL}, {"--set", OPT_SET, NULL},
+            {"--versions", OPT_VERSIONS, NULL},
         };
         int matched = 0;
         for (size_t o = 0; o < sizeof valued / sizeof valued[0] && !matched && status == 0; o++) {
@@ -128,6 +136,8 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
                 args->version = value;
             } else if (valued[o].flag == OPT_DIALOG) {
                 args->dialog = value;
+            } else if (valued[o].flag == OPT_VERSIONS) {
+                args->versions = value;
             } else {
                 const char *equals = strchr(value, '=');
                 if (!equals || equals == value) {
@@ -165,7 +175,9 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
     if ((allowed & OPT_SOURCE) && !args->has_source) return fail(args, "--source is required");
     if ((allowed & OPT_VERSION) && !args->version) return fail(args, "--version is required");
     if ((allowed & OPT_STORE) && !args->has_store) return fail(args, "--store is required");
-    if ((allowed & OPT_POSITIONAL) && args->positional_count != 2) return fail(args, "needs two versions: A B");
+    if ((allowed & OPT_VERSIONS) && !args->versions) return fail(args, "--versions FILE is required");
+    if ((allowed & OPT_POSITIONAL) && args->positional_count != positionals)
+        return fail(args, positionals == 2 ? "needs two versions: A B" : "needs one FILE");
     if ((allowed & OPT_COMMAND) && args->command_count == 0) return fail(args, "needs -- COMMAND [ARG...]");
     return 0;
 }

@@ -48,6 +48,7 @@ typedef struct vgcli_args {
     int verbose;                /* --verbose (-v) given this many times */
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
+    const char *versions;       /* simulate --versions FILE */
     vgcli_setting *settings;    /* --source, --platform, --store, --app-id, --set, in order */
     size_t setting_count;
     int has_source, has_store;
@@ -89,6 +90,8 @@ int vgcli_compare(const vgcli_args *args);
 int vgcli_store_url(const vgcli_args *args);
 int vgcli_explain(const vgcli_args *args);
 int vgcli_exec(const vgcli_args *args);
+int vgcli_lint(const vgcli_args *args);
+int vgcli_simulate(const vgcli_args *args);
 /* execv COMMAND (found on PATH when it has no slash); returns only on failure, with 126 or 127. */
 int vgcli_exec_command(char **command);
 

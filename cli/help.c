@@ -18,6 +18,8 @@ static const struct {
      "  explain    every step of a check, for operators (changes nothing)\n"
      "  compare    compare two versions: -1, 0 or 1\n"
      "  store-url  the store URL for an app\n"
+     "  lint       check a gate document or template export before publishing it\n"
+     "  simulate   what share of an installed base each status would reach\n"
      "\n"
      "Each verb takes --help. 'versiongate --version' prints the version.\n"
      "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n"},
@@ -74,6 +76,27 @@ static const struct {
      "Examples:\n"
      "  versiongate store-url --store flathub --app-id org.example.App\n"
      "  versiongate store-url --store snap --app-id example --set allowed_url_schemes=https\n"},
+    {"lint",
+     "Usage: versiongate lint FILE [--platform P]...\n"
+     "Checks a gate document or a Remote Config template export before it is published:\n"
+     "invalid JSON (line and column), thresholds that are not versions, a minimum above the\n"
+     "latest version, bad blocked versions, an unparsable effective_at, a rollout percent\n"
+     "outside 0-100, a message too long or with control characters, a refused update URL,\n"
+     "an unknown key close to a known one. Exit 0 clean, 1 with one line per problem.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate lint gate.json\n"
+     "  versiongate lint remote_config_template.json --platform linux --platform ios\n"},
+    {"simulate",
+     "Usage: versiongate simulate --source S --versions FILE [--platform P] [--set KEY=VALUE]...\n"
+     "Reads lines of VERSION COUNT (the installed base; # starts a comment) and prints how\n"
+     "many installations, and what share, would get each status:\n"
+     "  mandatory N P%\n  optional N P%\n  up_to_date N P%\n"
+     "A staged OPTIONAL counts its rollout percent of COUNT as optional. Records nothing.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate simulate --source gate.json --versions installed.txt\n"
+     "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"},
 };
 
 int vgcli_help(const char *verb) {

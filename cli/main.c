@@ -23,7 +23,8 @@ int main(int argc, char **argv) {
         int (*run)(const vgcli_args *);
     } verbs[] = {
         {"check", vgcli_check}, {"exec", vgcli_exec}, {"explain", vgcli_explain},
-        {"compare", vgcli_compare}, {"store-url", vgcli_store_url},
+        {"compare", vgcli_compare}, {"store-url", vgcli_store_url}, {"lint", vgcli_lint},
+        {"simulate", vgcli_simulate},
     };
     int (*run)(const vgcli_args *) = NULL;
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)

@@ -26,6 +26,7 @@ struct ResultJSON {
         json.member("min_required", result.minRequired?.string)
         json.member("note", result.note)
         json.member("origin", result.origin)
+        json.member("rollout_percent", result.rolloutPercent.map(Int64.init))
         json.member("should_prompt", result.shouldPrompt)
         json.member("source", result.source)
         json.member("status", result.status.name)

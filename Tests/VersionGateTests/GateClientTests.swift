@@ -171,7 +171,7 @@ final class GateClientTests: XCTestCase {
             "status", "should_prompt", "current", "min_required", "latest", "title", "message", "action_label",
             "dismiss_label", "skip_label", "store_url", "locale", "error", "error_name", "error_message", "source", "origin",
             "template_version", "config_age_s", "fetch_error", "fetch_error_message", "note", "store_web_fallback",
-            "store_note",
+            "store_note", "rollout_percent",
         ])
     }
 }

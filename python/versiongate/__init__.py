@@ -57,6 +57,7 @@ __all__ = [
     "decide",
     "find_library_path",
     "library_version",
+    "lint",
     "strerror",
 ]
 
@@ -227,6 +228,9 @@ vg_client_store_url = _declare(
     "vg_client_store_url", c_int, [POINTER(c_void_p), _vg_client_p], _errcheck_code)
 # Not raised: opening may fail for reasons the launcher reports itself.
 vg_open_url = _declare("vg_open_url", c_int, [c_char_p])
+
+# Lint: the problems come back through char **out (_take_string).
+vg_lint = _declare("vg_lint", c_int, [POINTER(c_void_p), c_char_p, c_char_p])
 
 # Logging. The message is valid only during the callback: c_char_p copies it.
 _vg_log_fn = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_void_p)
@@ -581,6 +585,17 @@ def store_url(store: StrOrBytes, app_id: StrOrBytes) -> Optional[str]:
     out = c_void_p(None)
     vg_store_url(ctypes.byref(out), _encode(store), _encode(app_id))
     return _take_string(out)
+
+
+def lint(path: PathLike, platforms: Optional[str] = None) -> list[str]:
+    """The problems ``versiongate lint`` reports for a gate document or a
+    Remote Config template export (vg_lint); [] when it is clean."""
+    out = c_void_p(None)
+    code = vg_lint(ctypes.byref(out), _encode_path(path), _encode(platforms))
+    text = _take_string(out)
+    if code not in (Error.OK, Error.ECONFIG) or text is None:
+        raise VersionGateError(code)
+    return text.splitlines()
 
 
 def open_url(url: StrOrBytes) -> Error:

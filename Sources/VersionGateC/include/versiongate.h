@@ -263,6 +263,24 @@ typedef void (*vg_log_fn)(int level, const char *message, void *userdata);
 int vg_client_set_log_callback(vg_client *client, vg_log_fn fn, void *userdata);
 
 /* ------------------------------------------------------------------ */
+/* Before publishing (versiongate lint)                                 */
+/* ------------------------------------------------------------------ */
+
+/* Checks the gate document or Remote Config template export at `path` for
+ * `platforms` (comma-separated, e.g. "linux,ios"; NULL or "" = "linux"):
+ * invalid JSON (with line and column), a threshold that is not a version,
+ * a minimum above the latest version, a blocked version that is invalid or
+ * is the latest, an unparsable effective_at, a rollout percent outside
+ * 0-100, a message too long or with control characters, an update URL the
+ * default URL policy refuses, an unknown key close to a known one, and a
+ * file the library would not trust.
+ *  out: receives the problems, one per line ("" when none); free it with
+ *       vg_free.
+ * Returns VG_OK when there is none, VG_ECONFIG when there are, VG_EINVAL
+ * for a NULL out or path, non-UTF-8 text or a bad platform name. */
+int vg_lint(char **out, const char *path, const char *platforms);
+
+/* ------------------------------------------------------------------ */
 /* Where to update (SPEC §7)                                            */
 /* ------------------------------------------------------------------ */
 

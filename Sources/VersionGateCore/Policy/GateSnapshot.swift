@@ -13,6 +13,8 @@ package final class GateSnapshot: Sendable {
     /// Problems that did not stop the decision (an unusable threshold):
     /// the result reports them as VG_ECONFIG.
     package let problem: String?
+    /// The same, one entry per problem, without the document's name (lint).
+    package let problems: [String]
     package let templateVersion: Int64?
     /// blocked_versions_<platform>: the valid entries, trimmed.
     package let blockedVersions: [String]
@@ -82,6 +84,7 @@ package final class GateSnapshot: Sendable {
         }
 
         templateVersion = config.templateVersion
+        self.problems = problems
         problem = problems.isEmpty ? nil : "\(documentName): " + problems.joined(separator: "; ")
     }
 

@@ -15,6 +15,9 @@ package struct Verdict: Sendable {
     package let requiredFrom: Int64?
     /// Why the operator's controls changed the answer, for the result's note.
     package let note: String?
+    /// The rollout percent when a staged rollout decided (OPTIONAL inside
+    /// it, UP_TO_DATE outside): what share of installations get this answer.
+    package let rolloutPercent: Int?
 
     /// - Parameters:
     ///   - now: wall clock, Unix seconds (for the grace period).
@@ -28,17 +31,19 @@ package struct Verdict: Sendable {
             failure = .invalidVersion("current version \"\(OneLine.text(current))\" is not a valid version")
             requiredFrom = nil
             note = nil
+            rolloutPercent = nil
             return
         }
         currentText = version.trimmedText
         failure = snapshot.problem.map(GateFailure.config)
-        (status, requiredFrom, note) = Self.decide(version, snapshot, now: now, rolloutBucket: rolloutBucket)
+        (status, requiredFrom, note, rolloutPercent) = Self.decide(version, snapshot, now: now,
+                                                                   rolloutBucket: rolloutBucket)
     }
 
     private static func decide(_ version: Version, _ snapshot: GateSnapshot, now: Int64,
-                               rolloutBucket: (String) -> Int?) -> (GateStatus, Int64?, String?) {
+                               rolloutBucket: (String) -> Int?) -> (GateStatus, Int64?, String?, Int?) {
         if snapshot.blockedVersions.contains(where: { entry in withVersion(entry) { $0?.compare(to: version) == 0 } }) {
-            return (.mandatory, nil, "\(version.trimmedText) is a blocked version")
+            return (.mandatory, nil, "\(version.trimmedText) is a blocked version", nil)
         }
         let decided = withExtendedLifetime(snapshot) {
             Gate.decide(current: version,
@@ -46,15 +51,17 @@ package struct Verdict: Sendable {
                         latest: snapshot.latest.flatMap { Version(bytes: $0.bytes) })
         }
         if decided == .mandatory, let effectiveAt = snapshot.minEffectiveAt, now < effectiveAt {
-            return (.optional, effectiveAt, "grace period: required from \(RFC3339.text(effectiveAt))")
+            return (.optional, effectiveAt, "grace period: required from \(RFC3339.text(effectiveAt))", nil)
         }
-        guard decided == .optional, snapshot.rolloutPercent < 100, let latest = snapshot.latest?.string else {
-            return (decided, nil, nil)
+        let percent = snapshot.rolloutPercent
+        guard decided == .optional, percent < 100, let latest = snapshot.latest?.string else {
+            return (decided, nil, nil, nil)
         }
         guard let bucket = rolloutBucket(latest) else {
-            return (.upToDate, nil, "outside the staged rollout of \(latest): no installation id to place this installation")
+            return (.upToDate, nil, "outside the staged rollout of \(latest): no installation id to place this installation",
+                    percent)
         }
-        if bucket < snapshot.rolloutPercent { return (.optional, nil, nil) }
-        return (.upToDate, nil, "outside the staged rollout of \(latest) (bucket \(bucket), shown below \(snapshot.rolloutPercent))")
+        if bucket < percent { return (.optional, nil, nil, percent) }
+        return (.upToDate, nil, "outside the staged rollout of \(latest) (bucket \(bucket), shown below \(percent))", percent)
     }
 }

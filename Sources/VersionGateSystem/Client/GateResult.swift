@@ -40,6 +40,8 @@ package final class GateResult: Sendable {
     /// (the cache, or the embedded default); the result error stays VG_OK.
     package let fetchFailure: GateFailure?
     package let note: String?
+    /// The rollout percent when a staged rollout decided this result.
+    package let rolloutPercent: Int?
     /// The JSON form, made on first use by the C ABI (most launchers never ask).
     package let json = Mutex<CText?>(nil)
 
@@ -83,6 +85,7 @@ package final class GateResult: Sendable {
         configAgeSeconds = loaded.ageSeconds
         fetchFailure = loaded.fetchFailure
         self.note = note
+        rolloutPercent = verdict.rolloutPercent
     }
 
     /// UP_TO_DATE because of `failure`: nothing else is known.
@@ -102,5 +105,6 @@ package final class GateResult: Sendable {
         configAgeSeconds = nil
         fetchFailure = nil
         note = nil
+        rolloutPercent = nil
     }
 }

@@ -1,0 +1,31 @@
+import VersionGateC
+import VersionGateCore
+import VersionGateSystem
+
+@_cdecl("vg_lint")
+public func vg_lint(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ path: UnsafePointer<CChar>?,
+                    _ platforms: UnsafePointer<CChar>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    out.pointee = nil
+    guard let path, let pathText = String(validatingCString: path) else { return VG_EINVAL.rawValue }
+    var names = ["linux"]
+    if let platforms {
+        guard let text = String(validatingCString: platforms) else { return VG_EINVAL.rawValue }
+        if !text.isEmpty { names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+    // Each name as the `platform` option takes it.
+    for name in names {
+        var options = ClientOptions()
+        guard (try? options.set("platform", name)) != nil else { return VG_EINVAL.rawValue }
+    }
+    let problems: [String]
+    do {
+        let bytes = try POSIXFiles().read(pathText, maxBytes: GateDocument.maxBytes, trust: .document).bytes
+        problems = GateLint.problems(bytes, platforms: names)
+    } catch {
+        problems = [error.message]
+    }
+    out.pointee = mallocCopy(problems.map { $0 + "\n" }.joined())
+    guard out.pointee != nil else { return VG_ENOMEM.rawValue }
+    return problems.isEmpty ? VG_OK.rawValue : VG_ECONFIG.rawValue
+}
