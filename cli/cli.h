@@ -74,7 +74,8 @@ vg_client *vgcli_client(const vgcli_args *args, char *error, size_t error_size);
 /* One line on stderr: "versiongate: warning: ..." with control characters
  * (e.g. newlines of a message) shown as spaces. */
 void vgcli_warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
-/* The fail-open warning for a result with an error (nothing when VG_OK). */
+/* The fail-open warning for a result with an error; for a VG_OK one
+ * decided from the cache or defaults after a failed fetch, that failure. */
 void vgcli_warn_result(const vg_result *result);
 
 /* ---- json.c ---- */

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* --verbose: the library's log lines on stderr, one per line. */
 static void log_to_stderr(int level, const char *message, void *unused) {
@@ -48,7 +49,16 @@ void vgcli_warn(const char *format, ...) {
 
 void vgcli_warn_result(const vg_result *result) {
     int code = vg_result_error(result);
-    if (code == VG_OK) return;
+    if (code == VG_OK) {
+        /* Decided from the cache or the defaults although the fetch failed. */
+        char *fetch = vgcli_json_get(vg_result_json(result), "fetch_error_message");
+        char *origin = vgcli_json_get(vg_result_json(result), "origin");
+        if (fetch) vgcli_warn("%s; decided from the %s", fetch,
+                              origin && strcmp(origin, "embedded_default") == 0 ? "defaults document" : "cached config");
+        free(fetch);
+        free(origin);
+        return;
+    }
     const char *message = vg_result_error_message(result);
     vgcli_warn("%s (%s); treated as up to date", message ? message : vg_strerror(code), vg_strerror(code));
 }

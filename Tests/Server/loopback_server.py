@@ -8,7 +8,7 @@ cannot be produced by http.server.
 
     python3 loopback_server.py [--tls CERT KEY] [--bind 127.0.0.1|::1]
                                [--port 0] [--mode http|silent]
-                               [--max-seconds 300]
+                               [--max-seconds 300] [--static DIR]
 
 Contract with the parent test:
   * On start it prints exactly one line, ``{"port": N}``, to stdout and
@@ -608,6 +608,7 @@ sys.modules.setdefault("loopback_server", sys.modules[__name__])
 import document_routes  # noqa: E402,F401  -- /doc/<name>, POST /__document (self-hosted gate documents)
 import firebase_routes; firebase_routes.install(sys.modules[__name__])  # noqa: E402,E702 -- RC :fetch, FIS, /__firebase
 import itunes_routes  # noqa: E402,F401  -- GET /lookup?bundleId=…&country=… (iTunes Lookup fixtures)
+import static_routes  # noqa: E402  -- GET /static/<file> from --static DIR (a static host)
 
 
 # --- serving --------------------------------------------------------------------
@@ -713,6 +714,7 @@ def parse_args(argv=None):
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--mode", default="http", choices=["http", "silent"])
     p.add_argument("--max-seconds", type=float, default=300.0)
+    p.add_argument("--static", metavar="DIR", help="serve DIR's files at /static/<file>")
     args = p.parse_args(argv)
     if args.max_seconds <= 0:
         p.error("--max-seconds must be positive")
@@ -721,6 +723,8 @@ def parse_args(argv=None):
 
 def main(argv=None) -> int:
     args = parse_args(argv)
+    if args.static:
+        static_routes.ROOT.append(args.static)
     server = Server(args)
     stop = server.stop
     # os._exit, not stop.set(): Event.set from a signal handler can deadlock

@@ -107,10 +107,12 @@ class Loopback:
 
     Its stdin is a pipe we hold; closing it stops the server."""
 
-    def __init__(self, tls: tuple[Path, Path] | None = None, max_seconds: int = 900):
+    def __init__(self, tls: tuple[Path, Path] | None = None, max_seconds: int = 900, static: Path | None = None):
         args = [sys.executable, str(SERVER), "--max-seconds", str(max_seconds)]
         if tls:
             args += ["--tls", str(tls[0]), str(tls[1])]
+        if static:
+            args += ["--static", str(static)]
         self.scheme = "https" if tls else "http"
         self.stderr = tempfile.TemporaryFile()
         # The real clock for the server: no libfaketime in its environment.

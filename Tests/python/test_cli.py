@@ -11,6 +11,7 @@ import pytest
 
 from cli_helpers import CLI, Env, run
 from conftest import flat
+from remote_helpers import flat_doc, server_fixture  # noqa: F401 (fixture)
 
 
 @pytest.fixture
@@ -275,3 +276,13 @@ def test_verbose_shows_the_library_log(env, doc, tmp_path):
     assert proc.returncode == 20
     assert "versiongate: debug: MANDATORY for 1.0.38 (minimum 1.0.39, latest 1.0.41)" in proc.stderr.decode()
     assert run(["compare", "-v", "1", "2"], env.vars()).returncode == 2   # compare has no log
+
+
+def test_check_warns_when_it_decided_from_the_cache_after_a_failed_fetch(env, server):
+    server.document("cli-stale", flat_doc(), next=[{}, {"status": 404}])
+    source = server.url("cli-stale")
+    first = run(["check", "--source", source, "--version", "1.0.38", "--set", "cache_ttl_s=0"], env.vars())
+    assert first.returncode == 20 and first.stderr == b""
+    again = run(["check", "--source", source, "--version", "1.0.38", "--set", "cache_ttl_s=0"], env.vars())
+    assert again.returncode == 20                   # the cache still decides...
+    assert b"HTTP 404; decided from the cached config" in again.stderr   # ...and the operator hears why
