@@ -24,20 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int passed, failed;
+#include "check.h"
 
-#define CHECK(cond) check_((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
 #define CHECK_EQ(got, want) check_eq_((long)(got), (long)(want), #got, __LINE__)
-
-static void check_(int ok, const char *what, const char *file, int line)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL %s:%d: %s\n", file, line, what);
-    }
-}
 
 static void check_eq_(long got, long want, const char *what, int line)
 {

@@ -35,19 +35,7 @@
 
 #define TIMEOUT_MS 1500
 
-static int passed, failed;
-
-#define CHECK(cond) check_((cond) ? 1 : 0, #cond, __LINE__)
-
-static void check_(int ok, const char *what, int line)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL fork_test.c:%d: %s\n", line, what);
-    }
-}
+#include "check.h"
 
 static double now_s(void)
 {

@@ -25,19 +25,7 @@
 static const char program[] = "log_test";
 #include "scratch_home.h"
 
-static int passed, failed;
-
-#define CHECK(cond) check_((cond) ? 1 : 0, #cond, __LINE__)
-
-static void check_(int ok, const char *what, int line)
-{
-    if (ok) {
-        passed++;
-    } else {
-        failed++;
-        printf("FAIL log_test.c:%d: %s\n", line, what);
-    }
-}
+#include "check.h"
 
 /* What a callback heard: the lines, each prefixed with its level digit. */
 typedef struct heard {
