@@ -252,6 +252,23 @@ def test_https_rollback_refused_falls_back_to_the_cached_trusted_config(keys, xd
     assert "rollback refused" in result["fetch_error_message"]
 
 
+def test_rollback_refused_after_an_unkeyed_client_rewrote_the_cache(keys, xdg, https, certs):
+    """A client of the same URL without keys fetches (and caches) whatever
+    is served; the newest signed time is kept under XDG_STATE_HOME too, so
+    an older signed document is still refused afterwards."""
+    work = xdg / "work"
+    work.mkdir()
+    url = https.url("sig-rollback-rewritten")
+    options = dict(trusted_keys=keys["old"].line, tls_ca_file=certs["ca_pem"], cache_ttl_s=0)
+    https.document("sig-rollback-rewritten", NEWER_DOC, signature=stamped(keys["old"], NEWER_DOC, NEW_STAMP, work))
+    assert check(url, VERSION, **options)["status"] == "OPTIONAL"
+    https.document("sig-rollback-rewritten", DOC, signature=stamped(keys["old"], DOC, OLD_STAMP, work))
+    assert check(url, VERSION, tls_ca_file=certs["ca_pem"], cache_ttl_s=0)["status"] == "MANDATORY"   # unkeyed
+    result = check(url, VERSION, **options)
+    assert (result["status"], result["error"]) == ("UP_TO_DATE", ESIGNATURE), result
+    assert "rollback refused" in result["error_message"]
+
+
 def test_https_bad_signature_falls_back_to_the_cached_trusted_config(keys, xdg, https, certs):
     work = xdg / "work"
     work.mkdir()

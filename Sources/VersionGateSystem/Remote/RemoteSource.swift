@@ -175,10 +175,13 @@ package final class RemoteSource: ConfigSource {
         if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
             return .failure(.config("\(name): template version \(new) is older than the cached \(old); rejected"))
         }
-        if settings.trust != nil, let signature = entry.config.signature,
-           let refused = SignatureCheck.rollback(signature, newestSeen: cached?.entry.config.signature?.timestamp,
-                                                 document: name) {
-            return .failure(refused)
+        let seen = SignedTimestamps(stateDirectory)
+        if settings.trust != nil, let signature = entry.config.signature {
+            let newest = [cached?.entry.config.signature?.timestamp, seen.newest(for: fetcher.cacheKey)].compactMap { $0 }.max()
+            if let refused = SignatureCheck.rollback(signature, newestSeen: newest, document: name) {
+                return .failure(refused)
+            }
+            if let timestamp = signature.timestamp { seen.record(timestamp, for: fetcher.cacheKey) }
         }
 
         // The identity of the file just written, so the next check does not

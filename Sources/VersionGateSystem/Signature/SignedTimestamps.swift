@@ -1,23 +1,26 @@
 import VersionGateCore
 
-/// The newest trusted-comment timestamp seen per local signed document,
-/// under `$XDG_STATE_HOME/versiongate/`, so a launcher refuses an older
-/// signed copy put back in place (rollback) across restarts too.
+/// The newest trusted-comment timestamp seen per signed document (a local
+/// path, or a remote source's cache key), under `$XDG_STATE_HOME/versiongate/`,
+/// so a launcher refuses an older signed copy put back in place (rollback)
+/// across restarts, and whatever else rewrote the cache meanwhile (a client
+/// of the same URL without keys).
 package struct SignedTimestamps: Sendable {
     package let directory: PrivateDirectory?
 
     package init(_ directory: PrivateDirectory?) { self.directory = directory }
 
-    package static func fileName(forPath path: String) -> String { "signed-\(fnv1a64Hex("file:" + path))" }
+    /// `key`: "file:" + a path, or a remote source's cache key ("document:" + URL).
+    package static func fileName(forKey key: String) -> String { "signed-\(fnv1a64Hex(key))" }
 
-    package func newest(for path: String) -> Int64? {
-        directory?.read(Self.fileName(forPath: path), maxBytes: 32)
+    package func newest(for key: String) -> Int64? {
+        directory?.read(Self.fileName(forKey: key), maxBytes: 32)
             .flatMap { Int64(decimal: String(decoding: $0, as: UTF8.self)) }
     }
 
     /// Remembers `timestamp` when newer than what is stored.
-    package func record(_ timestamp: Int64, for path: String) {
-        guard let directory, timestamp > (newest(for: path) ?? Int64.min) else { return }
-        directory.write(Self.fileName(forPath: path), Array(String(timestamp).utf8))
+    package func record(_ timestamp: Int64, for key: String) {
+        guard let directory, timestamp > (newest(for: key) ?? Int64.min) else { return }
+        directory.write(Self.fileName(forKey: key), Array(String(timestamp).utf8))
     }
 }
