@@ -185,11 +185,13 @@ def test_dialog_has_a_clean_descriptor_set(env, doc, tmp_path):
 # -- a terminal ---------------------------------------------------------------
 
 def in_terminal(env, doc, version, answer: bytes):
-    """Runs exec on a pty (stdin and stdout ttys); types `answer` after the prompt."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execve(str(CLI), [str(CLI), "exec", "--source", str(doc), "--version", version, "--", str(env.probe)],
-                  env.vars())
+    """Runs exec on a pty (stdin and stdout ttys); types `answer` after the
+    prompt. Through subprocess, so scripts/proof's sanitizer variables reach
+    the child as they reach every other (Tests/sanitizers/vg_sanitizer_env.py)."""
+    fd, tty = pty.openpty()
+    proc = subprocess.Popen([str(CLI), "exec", "--source", str(doc), "--version", version, "--", str(env.probe)],
+                            env=env.vars(), stdin=tty, stdout=tty, stderr=tty, start_new_session=True)
+    os.close(tty)
     output = b""
     deadline = time.monotonic() + 30
     sent = False
@@ -206,9 +208,9 @@ def in_terminal(env, doc, version, answer: bytes):
         if not sent and b": " in output.split(b"\n")[-1]:
             os.write(fd, answer)
             sent = True
-    _, status = os.waitpid(pid, 0)
+    code = proc.wait(10)
     os.close(fd)
-    return os.waitstatus_to_exitcode(status), output.decode(errors="replace")
+    return code, output.decode(errors="replace")
 
 
 def test_terminal_prompt_optional_skip(env, doc):

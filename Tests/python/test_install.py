@@ -41,7 +41,8 @@ int main(int argc, char **argv) {
 
 
 def sh(args, cwd, env=None, timeout=120):
-    proc = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run([str(a) for a in args], cwd=cwd, env=env or unsanitized(dict(os.environ)),
+                          capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, "%s failed:\n%s\n%s" % (args, proc.stdout[-3000:], proc.stderr[-3000:])
     return proc
 
@@ -65,12 +66,20 @@ def installed(tmp_path_factory):
             "gate": root / "gate.json", "version": (clone / "VERSION").read_text().strip()}
 
 
+def unsanitized(env: dict) -> dict:
+    """Nothing preloaded: what is installed here is its own plain build, so
+    scripts/proof's sanitizer runtime (Tests/sanitizers/vg_sanitizer_env.py
+    adds it where LD_PRELOAD is unset) has nothing to check in it."""
+    env["LD_PRELOAD"] = ""
+    return env
+
+
 def clean_env(**extra):
     """No VERSIONGATE_LIBRARY, no repository on any path."""
     env = {"PATH": "/usr/bin:/bin", "HOME": os.environ["XDG_STATE_HOME"],
            "XDG_STATE_HOME": os.environ["XDG_STATE_HOME"], "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
     env.update(extra)
-    return env
+    return unsanitized(env)
 
 
 def test_the_staged_tree_and_its_uninstall(installed):

@@ -20,6 +20,7 @@ deadline plus 10 % (SPEC §6).
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -116,7 +117,9 @@ def run_child(built, tmp_path, real: str, checks: list[dict], plays_old=True, st
     if refuse:
         extra["VG_CURL_REFUSE"] = ",".join(map(str, refuse))
     if stall:
-        extra.update({"LD_PRELOAD": str(built["stall"]), "VG_STALL_HOST": stall["host"],
+        # After whatever this process preloads (scripts/proof's sanitizer runtime must come first).
+        preload = " ".join(filter(None, [os.environ.get("LD_PRELOAD"), str(built["stall"])]))
+        extra.update({"LD_PRELOAD": preload, "VG_STALL_HOST": stall["host"],
                       "VG_STALL_SECONDS": str(stall["seconds"])})
     proc = subprocess.run([sys.executable, "-c", CHILD, json.dumps(checks)], env=child_env(**extra),
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)

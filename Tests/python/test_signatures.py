@@ -49,7 +49,9 @@ class Key:
         subprocess.run(["minisign", "-G", "-W", "-p", str(self.public), "-s", str(self.secret)],
                        check=True, capture_output=True)
         comment, self.line = self.public.read_text().splitlines()
-        self.key_id = comment.rsplit(" ", 1)[1]   # "untrusted comment: minisign public key <ID>"
+        # "untrusted comment: minisign public key <ID>": minisign drops leading
+        # zeros, the library prints all 16 hex digits.
+        self.key_id = comment.rsplit(" ", 1)[1].rjust(16, "0")
 
     def sign(self, document: bytes, work: Path, legacy: bool = False, trusted_comment: str | None = None) -> str:
         """The .minisig text minisign writes for `document`."""

@@ -1,5 +1,8 @@
 import VersionGateCore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One fetch at a time per remote source (by cache key) for the whole
 /// process: the first check fetches, the others wait for its outcome,
@@ -7,11 +10,14 @@ import Synchronization
 /// in turn). A waiter stops waiting at its own deadline, however long the
 /// fetch it waits for may take. No lock is held across the fetch, so a fork
 /// child inherits none held (it is refused before reaching one anyway).
+/// Waiters poll (0.5 ms, doubling to 5 ms): a condition variable would be
+/// one more kind of lock for the sanitizers to model, for a wait that only
+/// happens while a fetch is in flight.
 ///
 /// The table holds its flights weakly: a flight lives as long as a source
 /// that uses it, so a host that goes through ever-new sources (and frees
 /// its clients) does not grow it without end.
-package final class SingleFlight: @unchecked Sendable {
+package final class SingleFlight: Sendable {
     package typealias Outcome = Result<FetchedConfig, GateFailure>
 
     /// How a check took part in a flight.
@@ -24,11 +30,12 @@ package final class SingleFlight: @unchecked Sendable {
         case timedOut
     }
 
-    private let condition = Condition()
-    // Guarded by `condition`.
-    private var flying = false
-    private var landings: UInt64 = 0
-    private var lastOutcome: Outcome?
+    private struct State {
+        var flying = false
+        var landings: UInt64 = 0
+        var lastOutcome: Outcome?
+    }
+    private let state = Mutex(State())
 
     private struct Entry {
         weak var flight: SingleFlight?
@@ -60,25 +67,29 @@ package final class SingleFlight: @unchecked Sendable {
     /// Runs `fetch`, or, while another thread runs it, waits for that
     /// thread's outcome until `deadline`.
     package func join(until deadline: Deadline, _ fetch: () -> Outcome) -> Share {
-        condition.lock()
-        guard flying else {
-            flying = true
-            condition.unlock()
+        let awaited: UInt64? = state.withLock { state in
+            if state.flying { return state.landings }
+            state.flying = true
+            return nil
+        }
+        guard let awaited else {
             let outcome = fetch()
-            condition.lock()
-            flying = false
-            landings &+= 1
-            lastOutcome = outcome
-            condition.broadcast()
-            condition.unlock()
+            state.withLock { state in
+                state.flying = false
+                state.landings &+= 1
+                state.lastOutcome = outcome
+            }
             return .led(outcome)
         }
-        defer { condition.unlock() }
-        let awaited = landings
-        while landings == awaited {
-            guard condition.wait(until: deadline) else { return .timedOut }
+        var pause: UInt32 = 500
+        while true {
+            let landed: Outcome?? = state.withLock { $0.landings == awaited ? nil : .some($0.lastOutcome) }
+            if let landed { return landed.map(Share.waited) ?? .timedOut }
+            let left = deadline.remainingMilliseconds
+            guard left > 0 else { return .timedOut }
+            usleep(min(pause, UInt32(min(left, 1000)) * 1000))
+            pause = min(pause * 2, 5000)
         }
-        return lastOutcome.map(Share.waited) ?? .timedOut
     }
 }
 

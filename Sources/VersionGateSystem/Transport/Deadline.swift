@@ -17,11 +17,6 @@ package struct Deadline: Sendable {
         return left <= 0 ? 0 : Int((left &+ 999_999) / 1_000_000)
     }
 
-    /// The end as CLOCK_MONOTONIC time, for timed waits.
-    package var monotonicTimespec: timespec {
-        timespec(tv_sec: Int(endNanoseconds / 1_000_000_000), tv_nsec: Int(endNanoseconds % 1_000_000_000))
-    }
-
     package static func nowNanoseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
