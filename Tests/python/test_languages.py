@@ -158,3 +158,41 @@ def test_per_language_update_message_without_a_generic_one(write_doc):
     js = run_check(doc, "1.0.38", child_env(LANG="fr_FR.UTF-8"), {"session_scope": "process"})
     assert js["message"] == texts(doc, "1.0.38", locale="fr")[1]  # the built-in French text
     assert js["locale"] == "fr"
+
+
+# -- the C login stub draws every script in its box ---------------------------
+
+def display_width(text: str) -> int:
+    import unicodedata
+    width = 0
+    for c in text:
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
+
+
+@pytest.fixture(scope="module")
+def login_stub(tmp_path_factory):
+    if not shutil.which("cc"):
+        pytest.skip("no C compiler")
+    out = tmp_path_factory.mktemp("stub") / "login_stub"
+    subprocess.run(["cc", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-I%s" % (REPO / "include"),
+                    str(REPO / "examples" / "c" / "login_stub.c"), "-o", str(out), "-L%s" % (REPO / "build" / "lib"),
+                    "-lversiongate", "-Wl,-rpath,%s" % (REPO / "build" / "lib")], check=True)
+    return out
+
+
+@pytest.mark.parametrize("locale", ["ar_EG.UTF-8", "he_IL.UTF-8", "fa_IR.UTF-8", "ja_JP.UTF-8", "zh_TW.UTF-8",
+                                    "ko_KR.UTF-8", "hi_IN.UTF-8", "th_TH.UTF-8", "de_DE.UTF-8"])
+def test_login_stub_box_in_every_script(login_stub, write_doc, locale):
+    doc = write_doc(flat())
+    proc = subprocess.run([str(login_stub), "--source", str(doc), "--version", "1.0.38"], capture_output=True,
+                          env=child_env(LANG=locale), stdin=subprocess.DEVNULL, timeout=60)
+    rows = [line for line in proc.stdout.decode("utf-8").split("\n") if line.startswith(("|", "+"))]
+    assert len(rows) >= 7, proc.stdout
+    assert {display_width(row) for row in rows} == {64}, "\n".join(rows)
+    rtl = locale[:2] in ("ar", "he", "fa")
+    texts = [row[2:-2].strip() for row in rows if row.startswith("|") and row[2:-2].strip()]
+    assert all(t.startswith("\u2068") and t.endswith("\u2069") for t in texts) == rtl
+    assert any("\u2068" in t for t in texts) == rtl
