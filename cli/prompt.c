@@ -54,6 +54,48 @@ void vgcli_stderr_prompt(const vgcli_prompt *prompt) {
     if (prompt->url) fprintf(stderr, "versiongate: update: %s\n", prompt->url);
 }
 
+/* Right-to-left text on a terminal (issue 16). Each line of the title and
+ * message is printed whole (the terminal wraps it; nothing is cut, so no
+ * UTF-8 sequence or combining mark is split). A line, or a button label,
+ * holding Hebrew or Arabic-script letters is isolated in FSI…PDI (U+2068,
+ * U+2069): a terminal that implements bidi (VTE, Konsole, mlterm) then lays
+ * it out right to left without reordering the brackets around it, and one
+ * that does not draws nothing for them (zero width). Latin, CJK and other
+ * text is printed byte for byte as before. The library removes isolates from
+ * remote text, so ours are balanced. */
+static int has_rtl(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i + 1 < n; i++) {
+        /* U+0590-U+08FF: D6 90 to E0 A3; U+FB1D-U+FDFF: EF AC 9D to EF B7; U+FE70-U+FEFF: EF B9-BB */
+        if ((u[i] == 0xD6 && u[i + 1] >= 0x90) || (u[i] >= 0xD7 && u[i] <= 0xDF)) return 1; /* not Armenian */
+        if (u[i] == 0xE0 && u[i + 1] >= 0xA0 && u[i + 1] <= 0xA3) return 1;
+        if (u[i] == 0xEF && ((u[i + 1] == 0xAC && i + 2 < n && u[i + 2] >= 0x9D) || (u[i + 1] >= 0xAD && u[i + 1] <= 0xB7) ||
+                             (u[i + 1] >= 0xB9 && u[i + 1] <= 0xBB)))
+            return 1;
+    }
+    return 0;
+}
+
+static void print_isolated(const char *s, size_t n) {
+    if (has_rtl(s, n))
+        printf("\xE2\x81\xA8%.*s\xE2\x81\xA9", (int)n, s); /* FSI, PDI */
+    else
+        printf("%.*s", (int)n, s);
+}
+
+/* Each line of text, isolated when right to left, then a newline. */
+static void print_lines(const char *text) {
+    for (;;) {
+        size_t n = strcspn(text, "\n");
+        print_isolated(text, n);
+        putchar('\n');
+        if (text[n] == '\0') return;
+        text += n + 1;
+    }
+}
+
+static void print_label(const char *label) { print_isolated(or_empty(label), strlen(or_empty(label))); }
+
 /* One answer line from stdin; 0 at EOF. */
 static int read_answer(char *line, size_t size) {
     fflush(stdout);
@@ -63,19 +105,29 @@ static int read_answer(char *line, size_t size) {
 }
 
 vgcli_answer vgcli_terminal_prompt(const vgcli_prompt *prompt) {
-    printf("\n%s\n\n%s\n", or_empty(prompt->title), or_empty(prompt->message));
+    putchar('\n');
+    print_lines(or_empty(prompt->title));
+    putchar('\n');
+    print_lines(or_empty(prompt->message));
     if (prompt->url) printf("\n%s\n", prompt->url);
     char line[64];
     if (prompt->mandatory) {
-        printf("\n[Enter] %s   [Ctrl-D] quit: ", or_empty(prompt->update_label));
+        printf("\n[Enter] ");
+        print_label(prompt->update_label);
+        printf("   [Ctrl-D] quit: ");
         if (!read_answer(line, sizeof line)) {
             printf("\n");
             return VGCLI_DISMISSED;
         }
         return VGCLI_UPDATE;
     }
-    printf("\n[u] %s   [l] %s (default)   [s] %s: ", or_empty(prompt->update_label),
-           or_empty(prompt->later_label), or_empty(prompt->skip_label));
+    printf("\n[u] ");
+    print_label(prompt->update_label);
+    printf("   [l] ");
+    print_label(prompt->later_label);
+    printf(" (default)   [s] ");
+    print_label(prompt->skip_label);
+    printf(": ");
     if (!read_answer(line, sizeof line)) {
         printf("\n");
         return VGCLI_LATER;

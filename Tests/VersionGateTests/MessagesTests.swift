@@ -6,8 +6,11 @@ import XCTest
 final class MessagesTests: XCTestCase {
     func testEachLanguageResolvesFromItsForms() {
         let rows: [(String, [String], UInt)] = [
-            ("en", ["en", "en_US", "en_GB.UTF-8", "en-US", "EN_us", "C", "C.UTF-8", "POSIX", "ja_JP.UTF-8", "zh-Hant-TW", "x", "_", ".UTF-8", "@euro"], #line),
-            ("pt-BR", ["pt_BR.UTF-8@euro", "pt_BR", "pt-BR", "pt", "pt_PT.UTF-8", "PT_br.utf8"], #line),
+            ("en", ["en", "en_US", "en_GB.UTF-8", "en-US", "EN_us", "C", "C.UTF-8", "POSIX", "xx_XX.UTF-8", "x", "_", ".UTF-8", "@euro"], #line),
+            ("pt-BR", ["pt_BR.UTF-8@euro", "pt_BR", "pt-BR", "PT_br.utf8"], #line),
+            ("pt", ["pt", "pt_PT.UTF-8"], #line),
+            ("ja", ["ja_JP.UTF-8", "ja"], #line),
+            ("zh-TW", ["zh-Hant-TW", "zh_TW.UTF-8"], #line),
             ("es", ["es", "es_ES.UTF-8", "es_MX", "es-419", "es_ES@euro"], #line),
             ("de", ["de", "de_DE", "de_DE.UTF-8", "de_AT.ISO-8859-1@euro", "de-CH"], #line),
             ("fr", ["fr", "fr_FR.UTF-8", "fr_CA", "fr-BE", "fr_FR@euro"], #line),
@@ -20,8 +23,9 @@ final class MessagesTests: XCTestCase {
         }
     }
 
-    /// SPEC §8: option > LC_ALL > LC_MESSAGES > LANG; empty values are skipped,
-    /// an unknown first choice is not (POSIX): it falls back to English.
+    /// SPEC §8: option > LANGUAGE (unless the locale is C) > LC_ALL > LC_MESSAGES
+    /// > LANG; empty values are skipped, an unknown first locale is not (POSIX):
+    /// it falls back to English. More rows: LanguagesTests.testSelectionChain.
     func testPrecedence() {
         let all = ["LC_ALL": "de_DE.UTF-8", "LC_MESSAGES": "fr_FR.UTF-8", "LANG": "es_ES.UTF-8"]
         let rows: [(String?, [String: String], String, UInt)] = [
@@ -31,9 +35,11 @@ final class MessagesTests: XCTestCase {
             (nil, ["LC_ALL": "", "LC_MESSAGES": "fr_FR", "LANG": "es_ES"], "fr", #line),
             (nil, ["LC_MESSAGES": "fr_FR", "LANG": "es_ES"], "fr", #line),
             (nil, ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "es_ES"], "es", #line),
-            (nil, ["LC_CTYPE": "de_DE", "LANGUAGE": "fr", "LANG": "pt_BR"], "pt-BR", #line),
+            (nil, ["LC_CTYPE": "de_DE", "LANGUAGE": "fr", "LANG": "pt_BR"], "fr", #line),
+            (nil, ["LC_CTYPE": "de_DE", "LANG": "pt_BR"], "pt-BR", #line),
             (nil, ["LC_ALL": "C", "LANG": "de_DE"], "en", #line),
-            ("ja", all, "en", #line),
+            ("ja", all, "ja", #line),
+            ("xx", all, "en", #line),
             (nil, ["LC_ALL": "", "LC_MESSAGES": "", "LANG": ""], "en", #line),
             (nil, [:], "en", #line),
         ]
@@ -74,7 +80,8 @@ final class MessagesTests: XCTestCase {
 
     /// Every catalog is complete, distinct from English, and clean.
     func testCatalogsAreComplete() {
-        XCTAssertEqual(MessageCatalog.all.map(\.language), ["en", "pt-BR", "es", "de", "fr"])
+        XCTAssertEqual(MessageCatalog.all.first?.language, "en")
+        XCTAssertEqual(Set(MessageCatalog.all.map(\.language)).count, MessageCatalog.all.count)
         for catalog in MessageCatalog.all {
             XCTAssertEqual(MessageCatalog.forLanguage(catalog.language), catalog)
             let texts = [catalog.mandatoryTitle, catalog.mandatoryMessage, catalog.optionalTitle,

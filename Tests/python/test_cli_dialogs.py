@@ -14,7 +14,7 @@ import time
 import pytest
 
 from cli_helpers import CLI, Env, probe_output, run
-from conftest import flat
+from conftest import flat, vg
 
 HOSTILE = "Nova <b>versão</b> & <a href='x'>mais</a>\nsegunda linha \"ok\""
 URL = "https://flathub.org/apps/org.example.App"
@@ -234,3 +234,26 @@ def test_terminal_prompt_mandatory_update(env, doc):
     assert "[Enter] Update" in output
     assert env.calls("xdg-open") == [[URL]]
     assert not env.probe_out.exists()
+
+
+# Issue 16: right-to-left text on a terminal is printed whole, each line
+# and label isolated in FSI…PDI; other scripts byte for byte.
+FSI, PDI = "\u2068", "\u2069"
+
+
+@pytest.mark.parametrize("locale,rtl", [("ar_EG.UTF-8", True), ("he_IL.UTF-8", True), ("ja_JP.UTF-8", False),
+                                        ("hy_AM.UTF-8", False)])
+def test_terminal_prompt_in_right_to_left_and_other_scripts(env, write_doc, locale, rtl):
+    plain = write_doc(flat(update_url_linux=URL))
+    env.extra["LANG"] = locale
+    code, output = in_terminal(env, plain, "1.0.40", b"\n")
+    assert code == 0, output
+    with vg.Client(source=str(plain), session_scope="process", locale=locale) as c, c.check("1.0.40") as r:
+        title, message, labels = r.title, r.message, (r.action_label, r.dismiss_label, r.skip_label)
+    if rtl:
+        assert FSI + title + PDI + "\r\n" in output and FSI + message + PDI + "\r\n" in output
+        assert "[u] %s%s%s   [l] %s%s%s (default)" % (FSI, labels[0], PDI, FSI, labels[1], PDI) in output
+    else:
+        assert FSI not in output and PDI not in output
+        assert title + "\r\n" in output and message + "\r\n" in output
+        assert "[u] %s   [l] %s (default)   [s] %s" % labels in output

@@ -169,3 +169,35 @@ def test_server_down_keeps_a_recent_cache_and_drops_an_old_one(server, xdg):
     old = firebase_check(server, "2.0.0", T0 + 2 * DAY)
     assert (old["status"], old["origin"]) == ("UP_TO_DATE", "none")
     assert old["error_name"] == "VG_ENETWORK"
+
+
+# Issue 16: Remote Config parameters update_message_<lang>, chosen by the
+# same chain as the built-in texts (the locale option, else LANGUAGE, else
+# LC_ALL/LC_MESSAGES/LANG), then update_message, then the built-in text.
+@pytest.mark.parametrize("env,options,expected", [
+    ({"LANG": "pt_BR.UTF-8"}, {}, "Mensagem para o Brasil"),
+    ({"LANG": "pt_PT.UTF-8"}, {}, "Mensagem para Portugal"),
+    ({"LANGUAGE": "xx:de_CH", "LANG": "fr_FR.UTF-8"}, {}, "Nachricht auf Deutsch"),
+    ({"LANG": "fr_FR.UTF-8"}, {}, "Generic message"),
+    ({"LANG": "fr_FR.UTF-8"}, {"locale": "pt_BR"}, "Mensagem para o Brasil"),
+    ({"LANGUAGE": "de", "LC_ALL": "C"}, {}, "Generic message"),
+])
+def test_per_language_update_message_parameters(server, xdg, monkeypatch, env, options, expected):
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    entries = template("2.1.0", "2.4.1", "42")
+    entries["entries"].update({"update_message": "Generic message", "update_message_pt_BR": "Mensagem para o Brasil",
+                               "update_message_pt": "Mensagem para Portugal", "update_message_de": "Nachricht auf Deutsch"})
+    control(server, template=entries)
+    result = firebase_check(server, "2.0.0", T0, **options)
+    assert (result["status"], result["message"]) == ("MANDATORY", expected)
+
+
+def test_per_language_update_message_parameters_fall_back_to_built_in(server, xdg):
+    control(server, template={"entries": {"min_required_version_linux": "2.1.0", "update_message_fr": "Message"},
+                              "templateVersion": "42"})
+    result = firebase_check(server, "2.0.0", T0)  # LANG=de_DE.UTF-8 (the xdg fixture)
+    assert (result["status"], result["locale"]) == ("MANDATORY", "de")
+    assert result["message"] == "Diese Version wird nicht mehr unterstützt. Bitte aktualisieren Sie die App, um fortzufahren."

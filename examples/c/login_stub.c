@@ -16,13 +16,15 @@
  *      -DVG_DEFAULT_SOURCE='"/abs/path/gate.json"' login_stub.c \
  *      -Lbuild/lib -lversiongate
  */
-#define _POSIX_C_SOURCE 200809L /* isatty */
+#define _XOPEN_SOURCE 700 /* isatty, wcwidth */
 
 #include <ctype.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "versiongate.h"
 
@@ -38,7 +40,37 @@
 
 /* ---- drawing the prompt ------------------------------------------ */
 
-static int is_continuation(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+/* The texts come in every shipped language (issue 16), so a row is measured
+ * in terminal columns, not bytes: wcwidth() gives 2 for CJK, 0 for combining
+ * marks (Arabic harakat, Devanagari vowel signs), which stay with the letter
+ * before them; a row is never cut inside a UTF-8 sequence. main() sets
+ * LC_CTYPE from the environment (C.UTF-8 when that is not UTF-8) for wcwidth
+ * only; the library itself needs no setlocale. */
+
+/* The code point at s (at most n bytes; the library's texts are valid
+ * UTF-8, a cut-off sequence counts as one byte), its length in *len. */
+static unsigned decode(const char *s, size_t n, size_t *len) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t need = u[0] < 0x80 ? 1 : u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : 4;
+    unsigned cp = need == 1 ? u[0] : need == 2 ? u[0] & 0x1Fu : need == 3 ? u[0] & 0x0Fu : u[0] & 0x07u;
+    for (size_t i = 1; i < need; i++) {
+        if (i >= n || (u[i] & 0xC0) != 0x80) { *len = 1; return 0xFFFD; }
+        cp = (cp << 6) | (u[i] & 0x3Fu);
+    }
+    *len = need;
+    return cp;
+}
+
+static int columns(unsigned cp) {
+    int w = wcwidth((wchar_t)cp);
+    return w >= 0 ? w : 1; /* unknown to the C library: assume one column */
+}
+
+/* Hebrew, Arabic, Syriac, Thaana, N'Ko… and their presentation forms. */
+static int is_rtl(unsigned cp) {
+    return (cp >= 0x0590 && cp <= 0x08FF) || (cp >= 0xFB1D && cp <= 0xFDFF) || (cp >= 0xFE70 && cp <= 0xFEFF) ||
+           (cp >= 0x10800 && cp <= 0x10FFF) || (cp >= 0x1E800 && cp <= 0x1EFFF);
+}
 
 static void box_rule(void) {
     putchar('+');
@@ -46,22 +78,37 @@ static void box_rule(void) {
     puts("+");
 }
 
-/* One row: n bytes of s, padded to BOX_WIDTH columns (one per character). */
+/* One row: n bytes of s, padded to BOX_WIDTH columns. A row with
+ * right-to-left text is right-aligned and isolated in FSI…PDI (U+2068,
+ * U+2069: zero columns), so a terminal that applies the bidi algorithm
+ * lays it out right to left and keeps the box's borders in place; the
+ * library removes isolates from remote text, so these are balanced. */
 static void box_row(const char *s, size_t n) {
-    int cols = 0;
-    for (size_t i = 0; i < n; i++) cols += !is_continuation(s[i]);
-    printf("| %.*s%*s |\n", (int)n, s, BOX_WIDTH - cols, "");
+    int cols = 0, rtl = 0;
+    for (size_t i = 0, len; i < n; i += len) {
+        unsigned cp = decode(s + i, n - i, &len);
+        cols += columns(cp);
+        rtl |= is_rtl(cp);
+    }
+    if (rtl)
+        printf("| %*s\xE2\x81\xA8%.*s\xE2\x81\xA9 |\n", BOX_WIDTH - cols, "", (int)n, s); /* FSI, PDI */
+    else
+        printf("| %.*s%*s |\n", (int)n, s, BOX_WIDTH - cols, "");
 }
 
 /* Text word-wrapped into rows; a '\n' starts a new row. */
 static void box_text(const char *s) {
     for (;;) {
-        size_t len = strcspn(s, "\n"), cut = 0, space = 0;
+        size_t len = strcspn(s, "\n"), cut = 0, space = 0, n;
         /* Take whole characters while they fit; remember the last space. */
-        for (int cols = 0; cut < len; cols++) {
-            if (s[cut] == ' ') space = cut;
-            if (cols == BOX_WIDTH) break;
-            do cut++; while (cut < len && is_continuation(s[cut]));
+        for (int cols = 0; cut < len;) {
+            unsigned cp = decode(s + cut, len - cut, &n);
+            if (cols + columns(cp) > BOX_WIDTH) break;
+            if (cp == ' ') space = cut;
+            cols += columns(cp);
+            cut += n;
+            /* combining marks and joiners stay with their letter */
+            while (cut < len && columns(decode(s + cut, len - cut, &n)) == 0) cut += n;
         }
         if (cut < len && space > 0) cut = space; /* wrap between words */
         box_row(s, cut);
@@ -157,6 +204,8 @@ static int gate(const char *source, const char *version) {
 }
 
 int main(int argc, char **argv) {
+    /* for wcwidth() in the prompt's box only */
+    if (!setlocale(LC_CTYPE, "") || MB_CUR_MAX == 1) setlocale(LC_CTYPE, "C.UTF-8");
     const char *source = VG_DEFAULT_SOURCE, *version = APP_VERSION;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--source") == 0 && i + 1 < argc) {

@@ -146,7 +146,7 @@ void vg_client_free(vg_client *client);
  *   "platform": [a-z0-9_]{1,32}; default linux.
  *       Suffix of the config keys (ios and android work too).
  *   "locale": a locale name, e.g. pt_BR.UTF-8 or de; default none.
- *       Language of the texts; unset: LC_ALL, LC_MESSAGES, LANG at check time.
+ *       Language of the texts; unset: LANGUAGE (ignored when the locale is C or POSIX), else LC_ALL, LC_MESSAGES, LANG at check time, as gettext.
  *   "session_scope": login or process; default login.
  *       OPTIONAL prompts once per login session (a marker under $XDG_RUNTIME_DIR) or per process.
  *   "log_level": error, warning, info or debug; default warning.

@@ -37,80 +37,50 @@ package struct MessageCatalog: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 
+}
+
+/// The shipped catalogs: the rows scripts/catalog generates from po/
+/// (Catalog.generated.swift), each parsed when first asked for.
+extension MessageCatalog {
     /// The catalog tagged `tag`; English for any other tag.
     package static func forLanguage(_ tag: String) -> MessageCatalog {
-        all.first { $0.language == tag } ?? english
+        rowsByTag[tag].map { MessageCatalog(row: rows[$0]) } ?? english
     }
 
-    package static let all = [english, portugueseBrazil, spanish, german, french]
+    /// The tag of the catalog made from po/<localeName>.po ("pt_BR" → "pt-BR",
+    /// "sr@latin" → "sr-Latn", "en" → "en"); nil when there is none.
+    package static func tag(localeName: String) -> String? {
+        rowsByLocaleName[localeName].map { rows[$0].tag }
+    }
 
-    package static let english = MessageCatalog(
-        language: "en",
-        mandatoryTitle: "Update required",
-        mandatoryMessage: "This version is no longer supported. Please update to continue.",
-        optionalTitle: "Update available",
-        optionalMessage: "A new version is available.",
-        updateLabel: "Update",
-        laterLabel: "Later",
-        skipLabel: "Skip this version",
-        requiredFromMessage: "This version will stop working on {date}. Please update before then.",
-        datePattern: "{month} {day}, {year}",
-        months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                 "November", "December"])
+    /// Every shipped catalog, English first (each parsed on this call).
+    package static var all: [MessageCatalog] { rows.map(MessageCatalog.init(row:)) }
 
-    package static let portugueseBrazil = MessageCatalog(
-        language: "pt-BR",
-        mandatoryTitle: "Atualização necessária",
-        mandatoryMessage: "Esta versão não é mais suportada. Atualize para continuar.",
-        optionalTitle: "Atualização disponível",
-        optionalMessage: "Uma nova versão está disponível.",
-        updateLabel: "Atualizar",
-        laterLabel: "Mais tarde",
-        skipLabel: "Pular esta versão",
-        requiredFromMessage: "Esta versão deixará de funcionar em {date}. Atualize antes dessa data.",
-        datePattern: "{day} de {month} de {year}",
-        months: ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro",
-                 "novembro", "dezembro"])
+    package static let english = MessageCatalog(row: rows.first ?? ("en", "en", ""))
 
-    package static let spanish = MessageCatalog(
-        language: "es",
-        mandatoryTitle: "Actualización necesaria",
-        mandatoryMessage: "Esta versión ya no es compatible. Actualiza la aplicación para continuar.",
-        optionalTitle: "Actualización disponible",
-        optionalMessage: "Hay una nueva versión disponible.",
-        updateLabel: "Actualizar",
-        laterLabel: "Más tarde",
-        skipLabel: "Omitir esta versión",
-        requiredFromMessage: "Esta versión dejará de funcionar el {date}. Actualiza antes de esa fecha.",
-        datePattern: "{day} de {month} de {year}",
-        months: ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
-                 "noviembre", "diciembre"])
+    private static let rowsByTag = index { $0.tag }
+    private static let rowsByLocaleName = index { $0.localeName }
 
-    package static let german = MessageCatalog(
-        language: "de",
-        mandatoryTitle: "Update erforderlich",
-        mandatoryMessage: "Diese Version wird nicht mehr unterstützt. Bitte aktualisieren Sie die App, um fortzufahren.",
-        optionalTitle: "Update verfügbar",
-        optionalMessage: "Eine neue Version ist verfügbar.",
-        updateLabel: "Aktualisieren",
-        laterLabel: "Später",
-        skipLabel: "Diese Version überspringen",
-        requiredFromMessage: "Diese Version funktioniert ab dem {date} nicht mehr. Bitte aktualisieren Sie vorher.",
-        datePattern: "{day}. {month} {year}",
-        months: ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
-                 "November", "Dezember"])
+    private static func index(_ key: ((localeName: String, tag: String, texts: String)) -> String) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (offset, row) in rows.enumerated() where index[key(row)] == nil {
+            index[key(row)] = offset
+        }
+        return index
+    }
 
-    package static let french = MessageCatalog(
-        language: "fr",
-        mandatoryTitle: "Mise à jour requise",
-        mandatoryMessage: "Cette version n’est plus prise en charge. Veuillez effectuer la mise à jour pour continuer.",
-        optionalTitle: "Mise à jour disponible",
-        optionalMessage: "Une nouvelle version est disponible.",
-        updateLabel: "Mettre à jour",
-        laterLabel: "Plus tard",
-        skipLabel: "Ignorer cette version",
-        requiredFromMessage: "Cette version cessera de fonctionner le {date}. Veuillez effectuer la mise à jour avant cette date.",
-        datePattern: "{day} {month} {year}",
-        months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
-                 "novembre", "décembre"])
+    /// A generated row: its texts in `fieldOrder`, each ended by U+001F
+    /// (scripts/catalog checks there are all of them; a missing one would be "").
+    private init(row: (localeName: String, tag: String, texts: String)) {
+        var texts: [String] = []
+        var start = row.texts.utf8.startIndex
+        for index in row.texts.utf8.indices where row.texts.utf8[index] == 0x1F {
+            texts.append(String(decoding: row.texts.utf8[start..<index], as: UTF8.self))
+            start = row.texts.utf8.index(after: index)
+        }
+        func text(_ n: Int) -> String { n < texts.count ? texts[n] : "" }
+        self.init(language: row.tag, mandatoryTitle: text(0), mandatoryMessage: text(1), optionalTitle: text(2),
+                  optionalMessage: text(3), updateLabel: text(4), laterLabel: text(5), skipLabel: text(6),
+                  requiredFromMessage: text(7), datePattern: text(8), months: (9..<21).map(text))
+    }
 }

@@ -86,7 +86,7 @@ extension ClientOptions {
             o.platform = try v.map { v throws(GateFailure) in try token("platform", v, 32, lowercaseOnly: true) } ?? "linux"
         },
         OptionSpec(key: "locale", accepts: "a locale name, e.g. pt_BR.UTF-8 or de", defaultText: "-",
-                   summary: "language of the texts; unset: LC_ALL, LC_MESSAGES, LANG at check time") { o, v throws(GateFailure) in
+                   summary: "language of the texts; unset: LANGUAGE (ignored when the locale is C or POSIX), else LC_ALL, LC_MESSAGES, LANG at check time, as gettext") { o, v throws(GateFailure) in
             o.locale = try v.map { v throws(GateFailure) in try token("locale", v, 64, extra: "_.@-") }
         },
         OptionSpec(key: "session_scope", accepts: "login or process", defaultText: "login",

@@ -6,7 +6,23 @@ import Synchronization
 package final class GateSnapshot: Sendable {
     package let minRequired: CText?
     package let latest: CText?
+    /// update_message, sanitized: the message for every language without its own.
     package let updateMessage: CText?
+    /// update_message_<lang>, sanitized, by the locale name the suffix
+    /// names, normalized ("pt_BR", "de", "sr@latin", "zh_TW" for zh_Hant).
+    private let localizedMessages: [String: CText]
+
+    /// The operator's message for the user's chain of locale names
+    /// (LocaleChoice.Choice.chain): the first update_message_<name> along
+    /// it, else update_message; nil = the built-in text.
+    package func updateMessage(chain: [String]) -> CText? {
+        if !localizedMessages.isEmpty {
+            for name in chain {
+                if let message = localizedMessages[name] { return message }
+            }
+        }
+        return updateMessage
+    }
     /// The config's update_url_<platform> as written; the store resolver
     /// decides with the client's URL policy whether it may be used.
     package let updateURLText: String?
@@ -57,6 +73,7 @@ package final class GateSnapshot: Sendable {
 
         updateMessage = config.values[GateConfig.updateMessageKey]
             .flatMap(MessageSanitizer.sanitize).map(CText.init)
+        localizedMessages = Self.localized(config.values)
 
         updateURLText = config.values[GateConfig.updateURLKey(platform: platform)].flatMap { $0.isEmpty ? nil : $0 }
 
@@ -86,6 +103,20 @@ package final class GateSnapshot: Sendable {
         templateVersion = config.templateVersion
         self.problems = problems
         problem = problems.isEmpty ? nil : "\(documentName): " + problems.joined(separator: "; ")
+    }
+
+    /// update_message_<lang> keys by normalized name; of two spellings of
+    /// one name (update_message_pt_BR, update_message_pt-BR) the first in
+    /// byte order counts. Empty and unparsable ones are left out.
+    private static func localized(_ values: [String: String]) -> [String: CText] {
+        let prefix = GateConfig.updateMessageKey + "_"
+        var messages: [String: CText] = [:]
+        for key in values.keys.filter({ $0.hasPrefix(prefix) }).sorted() {
+            guard let name = LocaleChoice.normalizedName(String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)),
+                  messages[name] == nil, let text = values[key].flatMap(MessageSanitizer.sanitize) else { continue }
+            messages[name] = CText(text)
+        }
+        return messages
     }
 
     /// The valid versions of a comma-separated list; each invalid entry is

@@ -102,8 +102,9 @@ package final class GateClient: Sendable {
                                          country: StoreLocator.country(settings.options, region: resolved.region),
                                          deadline: deadline)
         }
+        let updateMessage = locale.map { snapshot.updateMessage(chain: $0.chain) } ?? snapshot.updateMessage
         let grace = verdict.requiredFrom.map { at in
-            GraceMessage.text(requiredFrom: at, language: locale?.texts.language ?? "en", updateMessage: snapshot.updateMessage)
+            GraceMessage.text(requiredFrom: at, language: locale?.texts.language ?? "en", updateMessage: updateMessage)
         }
         return GateResult(verdict: verdict,
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
@@ -111,7 +112,8 @@ package final class GateClient: Sendable {
                           texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
                           note: [verdict.note, loaded.note, sessionNote].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
                           store: store,
-                          storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init))
+                          storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init),
+                          updateMessage: updateMessage)
     }
 
     /// Where to update, whatever the version: the config's update URL (when

@@ -47,23 +47,25 @@ package final class GateResult: Sendable {
 
     /// The catalog language is resolved only when a prompt needs texts or
     /// the JSON is asked for: a warm UP_TO_DATE check reads no environment.
-    /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE.
+    /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE;
+    /// `updateMessage` is the operator's message for the user's languages (GateSnapshot).
     package init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
          locale: (option: String?, environment: CheckEnvironment), texts: CatalogTexts?, source: String,
-         loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?, graceMessage: CText? = nil) {
+         loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?, graceMessage: CText? = nil,
+         updateMessage: CText? = nil) {
         status = verdict.status
         self.shouldPrompt = shouldPrompt
         current = verdict.currentText
         switch verdict.status {
         case .mandatory:
             title = texts?.mandatoryTitle
-            message = snapshot.updateMessage ?? texts?.mandatoryMessage
+            message = updateMessage ?? texts?.mandatoryMessage
             actionLabel = texts?.updateLabel
             dismissLabel = nil
             skipLabel = nil
         case .optional:
             title = texts?.optionalTitle
-            message = graceMessage ?? snapshot.updateMessage ?? texts?.optionalMessage
+            message = graceMessage ?? updateMessage ?? texts?.optionalMessage
             actionLabel = texts?.updateLabel
             dismissLabel = texts?.laterLabel
             skipLabel = texts?.skipLabel

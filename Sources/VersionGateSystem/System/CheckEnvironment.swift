@@ -14,7 +14,7 @@ package struct CheckEnvironment: Sendable {
 
     package static func current() -> CheckEnvironment { CheckEnvironment() }
 
-    package static let names = ["LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
+    package static let names = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
                         "HOME", "TZ"]
 
     package func value(_ name: String) -> String? {
@@ -39,6 +39,14 @@ package struct CheckEnvironment: Sendable {
 
     /// The catalog language: the `locale` option, else the environment's.
     package func language(option: String?) -> String {
-        LocaleChoice.resolve(option: option, environment: ["LANG": localeName ?? ""])
+        localeChoice(option: option).tag
+    }
+
+    /// The catalog and the chain of locale names (LocaleChoice): the
+    /// `locale` option, else LANGUAGE, LC_ALL, LC_MESSAGES, LANG.
+    package func localeChoice(option: String?) -> LocaleChoice.Choice {
+        var variables: [String: String] = [:]
+        for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] { variables[name] = value(name) }
+        return LocaleChoice.choose(option: option, environment: variables)
     }
 }
