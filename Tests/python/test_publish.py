@@ -43,6 +43,7 @@ def lint(env, path, *platforms):
                                               "they are removed before it is shown"),
     (flat(update_url_linux="https://evil.example/app"),
      'update_url_linux "https://evil.example/app" is refused by the default URL policy: host evil.example is not allowed'),
+    (flat(update_message_de="x" * 2000), "update_message_de is 2000 bytes; only the first 1024 are shown"),
     (flat(min_requried_version_linux="1.0"),
      'unknown key "min_requried_version_linux": did you mean "min_required_version_linux"?'),
     (flat(latest_version_linux_rolout_percent="5"),

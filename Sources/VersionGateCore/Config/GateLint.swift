@@ -30,8 +30,10 @@ package enum GateLint {
                 problems.append("\(urlKey) \(OneLine.quoted(url)) is refused by the default URL policy: \(why)")
             }
         }
-        if let message = config.values[GateConfig.updateMessageKey] {
-            problems += messageProblems(message)
+        // update_message and each update_message_<lang>.
+        for key in config.values.keys.sorted()
+            where key == GateConfig.updateMessageKey || key.hasPrefix(GateConfig.updateMessageKey + "_") {
+            problems += messageProblems(key, config.values[key] ?? "")
         }
         problems += misspelledKeys(Set(config.values.keys).union(config.nonStringKeys), platforms: platforms)
         return problems
@@ -41,11 +43,11 @@ package enum GateLint {
         withVersion(a) { left in withVersion(b) { right in left.flatMap { l in right.map { l.compare(to: $0) } } } }
     }
 
-    private static func messageProblems(_ message: String) -> [String] {
+    private static func messageProblems(_ key: String, _ message: String) -> [String] {
         var problems: [String] = []
         let bytes = message.utf8.count
         if bytes > MessageSanitizer.maxBytes {
-            problems.append("\(GateConfig.updateMessageKey) is \(bytes) bytes; only the first \(MessageSanitizer.maxBytes) are shown")
+            problems.append("\(key) is \(bytes) bytes; only the first \(MessageSanitizer.maxBytes) are shown")
         }
         let controls = message.unicodeScalars.filter { scalar in
             switch scalar.value {
@@ -55,7 +57,7 @@ package enum GateLint {
             }
         }
         if !controls.isEmpty {
-            problems.append("\(GateConfig.updateMessageKey) has \(controls.count) control or bidi override "
+            problems.append("\(key) has \(controls.count) control or bidi override "
                             + "character(s); they are removed before it is shown")
         }
         return problems
