@@ -423,8 +423,9 @@ enum GateProperties {
     /// What any parsed config must give: consistent keys, a faithful cache
     /// round trip, and for every platform a snapshot whose thresholds,
     /// message and URL obey SPEC §4, §7, §8, and verdicts that agree with
-    /// the reference gate — in particular never MANDATORY unless the current
-    /// version and the minimum are both valid and current < minimum.
+    /// the reference gate and the operator's controls — in particular never
+    /// MANDATORY unless the current version is valid and either below a
+    /// valid minimum already in effect, or equal to a valid blocked version.
     static func checkConfig(_ config: GateConfig, extraCurrent: [UInt8]?, _ check: inout PropertyCheck) {
         check.expect(Set(config.values.keys).isDisjoint(with: config.nonStringKeys),
                      "keys both usable and unusable: \(Set(config.values.keys).intersection(config.nonStringKeys))")
@@ -461,6 +462,14 @@ enum GateProperties {
             }
             let min = threshold(GateConfig.minRequiredKey(platform: platform), snapshot.minRequired)
             let latest = threshold(GateConfig.latestKey(platform: platform), snapshot.latest)
+            let blocked = referenceBlocked(config.values[GateConfig.blockedVersionsKey(platform: platform)],
+                                           expectProblem: &expectProblem)
+            if let raw = config.values[GateConfig.minEffectiveAtKey(platform: platform)], !raw.isEmpty,
+               snapshot.minEffectiveAt == nil { expectProblem = true }
+            if let raw = config.values[GateConfig.rolloutPercentKey(platform: platform)], !raw.isEmpty {
+                let percent = Int64(decimal: ASCII.trimmingBlanks(raw))
+                if percent.map({ !(0...100).contains($0) }) ?? true { expectProblem = true }
+            }
 
             checkCText(snapshot.updateMessage, "update_message", &check)
             if let message = snapshot.updateMessage?.string {
@@ -476,9 +485,19 @@ enum GateProperties {
             if let problem = snapshot.problem { checkOneLine(problem, "snapshot problem", &check) }
 
             for (k, buffer) in currentBuffers.enumerated() {
+                // At the Unix epoch, with no installation id: a minimum with a
+                // later effective time only warns, a staged OPTIONAL is not shown.
                 let verdict = Verdict(current: buffer.buffer, snapshot: snapshot)
                 let reference = currentReferences[k]
-                let expected = ReferenceVersion.decide(current: reference, min: min, latest: latest)
+                let isBlocked = reference.map { current in blocked.contains { ReferenceVersion.compare(current, $0) == 0 } } ?? false
+                var expected = ReferenceVersion.decide(current: reference, min: min, latest: latest)
+                if isBlocked {
+                    expected = .mandatory
+                } else if expected == .mandatory, let at = snapshot.minEffectiveAt, 0 < at {
+                    expected = .optional
+                } else if expected == .optional, snapshot.rolloutPercent < 100 {
+                    expected = .upToDate
+                }
                 func names() -> String {
                     "\(platform): current \(show(currentTexts[k])), min \(show(snapshot.minRequired?.string ?? "-")), "
                         + "latest \(show(snapshot.latest?.string ?? "-"))"
@@ -486,7 +505,8 @@ enum GateProperties {
                 if verdict.status == .mandatory {
                     var below = false
                     if let reference, let min { below = ReferenceVersion.compare(reference, min) < 0 }
-                    check.expect(below, "MANDATORY without a valid current version below a valid minimum: \(names())")
+                    check.expect(below || isBlocked,
+                                 "MANDATORY without a valid current version below a valid minimum or blocked: \(names())")
                 }
                 check.expect(verdict.status == expected, "verdict \(verdict.status), reference \(expected): \(names())")
                 check.expect(verdict.currentText.map { Array($0.utf8) } == reference?.trimmed,
@@ -497,6 +517,21 @@ enum GateProperties {
                 if let failure = verdict.failure { checkOneLine(failure.message, "verdict failure", &check) }
             }
         }
+    }
+
+    /// The valid entries of a blocked_versions list by the reference parser;
+    /// an invalid one (an empty one included) must be reported.
+    static func referenceBlocked(_ raw: String?, expectProblem: inout Bool) -> [ReferenceVersion.Parsed] {
+        guard let raw, !ASCII.trimmingBlanks(raw).isEmpty else { return [] }
+        var valid: [ReferenceVersion.Parsed] = []
+        for entry in raw.split(separator: ",", omittingEmptySubsequences: false) {
+            if let parsed = ReferenceVersion.parse(Array(ASCII.trimmingBlanks(entry).utf8)) {
+                valid.append(parsed)
+            } else {
+                expectProblem = true
+            }
+        }
+        return valid
     }
 
     /// A C string handed to callers must hold its whole string: an inner NUL
