@@ -1,4 +1,5 @@
 import VersionGateCore
+import Synchronization
 
 /// What the user said about OPTIONAL prompts, kept across login sessions
 /// (SPEC §9): "skip this version" and the time of the last prompt for
@@ -27,12 +28,26 @@ package struct PromptState: Sendable {
     private var skipName: String { "skip-\(key)" }
     private var remindName: String { "prompted-\(key)" }
 
-    /// The latest version the user skipped (trimmed text), or nil.
+    /// The latest version the user skipped (trimmed text), or nil. Every
+    /// OPTIONAL check asks: a file read and trusted before is not read
+    /// again while its identity is unchanged (one stat instead of an open
+    /// of the directory and the file; BENCHMARKS.md, prompting check).
     package func skippedVersion() -> String? {
+        let path = directory.filePath(skipName)
+        guard let identity = directory.files.identity(of: path) else { return nil }
+        if let known = Self.skips.withLock({ $0[path] }), known.identity == identity { return known.version }
         guard let bytes = directory.read(skipName, maxBytes: Self.maxFileBytes) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return withVersion(text) { $0?.trimmedText }
+        let version = withVersion(String(decoding: bytes, as: UTF8.self)) { $0?.trimmedText }
+        if !directory.files.isRecentlyChanged(identity) {
+            Self.skips.withLock { skips in
+                if skips.count >= 64 { skips.removeAll() }   // one per source and platform in use
+                skips[path] = (identity, version)
+            }
+        }
+        return version
     }
+
+    private static let skips = Mutex<[String: (identity: FileIdentity, version: String?)]>([:])
 
     /// Records "skip `version`" (a valid version, trimmed); false when the
     /// state directory cannot be written.
