@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -257,3 +258,23 @@ def test_terminal_prompt_in_right_to_left_and_other_scripts(env, write_doc, loca
         assert FSI not in output and PDI not in output
         assert title + "\r\n" in output and message + "\r\n" in output
         assert "[u] %s   [l] %s (default)   [s] %s" % labels in output
+
+
+def test_answers_are_read_when_the_launching_process_ignores_sigchld(env, doc):
+    """A daemon that ignores SIGCHLD passes that on across exec: without
+    care the kernel reaps the dialog and its answer is lost. Update (zenity
+    exit 0) must still open the store, Later (exit 1) must not."""
+    def launch_ignoring_sigchld(version):
+        return subprocess.run([str(CLI), "exec", "--source", str(doc), "--version", version, "--", str(env.probe)],
+                              env=env.vars(), capture_output=True, timeout=60, stdin=subprocess.DEVNULL,
+                              preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN))
+    env.fake("xdg-open")
+    env.fake("zenity", exit_code=0)
+    assert launch_ignoring_sigchld("1.0.40").returncode == 0
+    assert env.calls("xdg-open") == [[URL]]
+    probe_output(env)
+    env.new_session()
+    env.fake("zenity", exit_code=1)
+    assert launch_ignoring_sigchld("1.0.40").returncode == 0
+    assert env.calls("xdg-open") == [[URL]]              # Later: no second call
+    probe_output(env)

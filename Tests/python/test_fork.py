@@ -53,3 +53,34 @@ def test_a_fork_child_mid_fetch_fails_open_with_efork(server, tmp_path):
     finally:
         fetching.join(10)
         client.close()
+
+
+def _new_calls_in_child(client, local_path, pipe):
+    out = {}
+    for name, call in (("skip_version", lambda: client.skip_version("1.0.41")),
+                       ("log_to", lambda: client.log_to(__import__("logging").getLogger("versiongate.fork")))):
+        try:
+            call()
+            out[name] = "done"
+        except vg.VersionGateError as e:
+            out[name] = e.code
+    out["lint"] = vg.lint(local_path)           # no library state: it works in a fork child
+    pipe.send(out)
+
+
+def test_skip_version_and_the_log_callback_are_refused_in_a_fork_child_and_lint_works(tmp_path):
+    local = tmp_path / "gate.json"
+    local.write_text(flat_doc())
+    client = vg.Client(source=str(local), session_scope="process")
+    client.check("1.0.40").close()
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_new_calls_in_child, args=(client, str(local), sender))
+    child.start()
+    child.join(15)
+    try:
+        assert child.exitcode == 0, "the fork child died (exit code %s)" % child.exitcode
+        assert receiver.poll(5), "the child sent nothing"
+        assert receiver.recv() == {"skip_version": EFORK, "log_to": EFORK, "lint": []}
+    finally:
+        client.close()

@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pytest
 
-from remote_helpers import cache_file, flat_doc, server_fixture, unused_port  # noqa: F401  (the server fixture)
+from remote_helpers import cache_file, flat_doc, fnv1a64_hex, server_fixture, unused_port  # noqa: F401  (the server fixture)
 from unprivileged import NOBODY, OTHER, ROOT, Sandbox, check_spec, chown, fd_limit, listing, make_dir, make_file
 
 OK, ECONFIG = 0, -3
@@ -634,3 +634,81 @@ def test_read_only_bind_of_the_cache_home(sandbox, case, server, doc_name, kind)
         decided(r, "OPTIONAL", "fresh_fetch")
         assert r["min_required"] == "1.0.39"
     assert {p: p.read_bytes() if p.is_file() else None for p in cache.rglob("*")} == before
+
+
+# --------------------------------------------------------------------------
+# 8. what the user said and who the installation is, under XDG_STATE_HOME
+# --------------------------------------------------------------------------
+
+def plant_state(state_home: Path, kind: str, name: str, content: bytes) -> Path:
+    """`content` as $XDG_STATE_HOME/versiongate/<name>, laid out as PLANTED/OWN[kind]."""
+    dir_uid, dir_mode, file_uid, file_mode = PLANTED.get(kind) or OWN[kind]
+    directory = make_dir(state_home / "versiongate", dir_uid, dir_mode)
+    return make_file(directory / name, content, file_uid, file_mode)
+
+
+STATE_KINDS = [k for k in PLANTED if k != "symlinked_dir"] + list(OWN)
+
+
+@pytest.mark.parametrize("kind", STATE_KINDS)
+def test_a_skip_file_counts_only_where_it_is_the_users_own(sandbox, case, kind):
+    """"Skip this version" planted by someone else must not silence the
+    OPTIONAL prompt; the user's own does."""
+    runtime, home = user_dirs(case, "run", "home")
+    state = make_dir(case / "state", NOBODY, 0o700) if kind in OWN else make_dir(case / "state", ROOT, 0o777)
+    doc = optional_doc(case)
+    plant_state(state, kind, "skip-" + fnv1a64_hex(str(doc) + "\0linux"), b"9.9\n")
+    r = sandbox.check(doc, "1.0", sandbox.env(XDG_RUNTIME_DIR=runtime, HOME=home, XDG_STATE_HOME=state))
+    assert (r["status"], r["error"]) == ("OPTIONAL", OK), r
+    if kind in OWN:
+        assert r["should_prompt"] is False and "version 9.9 skipped by the user" in r["note"], r
+    else:
+        assert r["should_prompt"] is True, r
+
+
+@pytest.mark.parametrize("kind", STATE_KINDS)
+def test_a_planted_installation_id_is_never_used(sandbox, case, kind):
+    """A staged rollout places the installation by its id: one another user
+    planted would let them choose who is prompted. In a directory that is
+    not the user's own no id is had and the staged OPTIONAL is not shown
+    (the result says why); in the user's own directory an untrusted file is
+    replaced by a new id; the user's own id is used."""
+    runtime, home = user_dirs(case, "run", "home")
+    state = make_dir(case / "state", NOBODY, 0o700) if kind in OWN else make_dir(case / "state", ROOT, 0o777)
+    doc = local_doc(case / "gate.json", min_required="0.1", latest="9.9")
+    doc.write_text(json.dumps({"min_required_version_linux": "0.1", "latest_version_linux": "9.9",
+                               "latest_version_linux_rollout_percent": "99"}))
+    planted = "f" * 32
+    plant_state(state, kind, "installation-id", (planted + "\n").encode())
+    r = sandbox.check(doc, "1.0", sandbox.env(XDG_RUNTIME_DIR=runtime, HOME=home, XDG_STATE_HOME=state))
+    assert r["error"] == OK and r["rollout_percent"] == 99, r
+    made = state / "versiongate" / "installation-id"
+    used = made.read_text().strip()
+    if kind in OWN:
+        assert used == planted
+    elif modes(made.parent) == (NOBODY, 0o700):
+        # The user's own directory: the untrusted file is replaced by a new id of the user's.
+        assert used != planted and modes(made) == (NOBODY, 0o600)
+    else:
+        assert r["status"] == "UP_TO_DATE" and "no installation id" in r["note"], r
+        return
+    assert (r["status"] == "OPTIONAL") == (rollout_bucket(used, "9.9") < 99), r
+
+
+def test_the_installation_id_is_made_by_and_for_the_user_control(sandbox, case):
+    runtime, home, state = user_dirs(case, "run", "home", "state")
+    doc = make_file(case / "gate.json", json.dumps({
+        "min_required_version_linux": "0.1", "latest_version_linux": "9.9",
+        "latest_version_linux_rollout_percent": "50"}), ROOT, 0o644)
+    env = sandbox.env(XDG_RUNTIME_DIR=runtime, HOME=home, XDG_STATE_HOME=state)
+    first = sandbox.check(doc, "1.0", env)
+    made = state / "versiongate" / "installation-id"
+    assert modes(state / "versiongate") == (NOBODY, 0o700) and modes(made) == (NOBODY, 0o600)
+    installation = made.read_text().strip()
+    assert (first["status"] == "OPTIONAL") == (rollout_bucket(installation, "9.9") < 50), first
+    assert sandbox.check(doc, "1.0", env)["status"] == first["status"]
+
+
+def rollout_bucket(installation_id: str, latest: str) -> int:
+    """docs/operators.md: FNV-1a-64(id + "\\n" + latest) mod 100."""
+    return int(fnv1a64_hex(installation_id + "\n" + latest), 16) % 100

@@ -19,13 +19,14 @@
  *
  * Fork: in a fork() child of a process that loaded the library, the calls
  * on clients (vg_client_set, vg_client_check, vg_check, vg_client_store_url,
- * vg_client_set_log_callback, vg_store_url, vg_open_url) return VG_EFORK
- * at once, checks with a fail-open result, without touching any lock or
- * state inherited from the parent (another thread may have held it);
- * vg_client_last_error returns a static message. The pure functions
- * (vg_version_compare, vg_decide, vg_strerror, vg_library_version),
- * vg_client_new, the result getters and the frees work there. A child that needs checks execs, or loads the
- * library after the fork.
+ * vg_client_set_log_callback, vg_client_skip_version, vg_store_url,
+ * vg_open_url) return VG_EFORK at once, checks with a fail-open result,
+ * without touching any lock or state inherited from the parent (another
+ * thread may have held it); vg_client_last_error returns a static message.
+ * The pure functions (vg_version_compare, vg_decide, vg_strerror,
+ * vg_library_version, vg_lint), vg_client_new, the result getters and the
+ * frees work there. A child that needs checks execs, or loads the library
+ * after the fork.
  *
  * Deadlines: a call on a client returns within its "timeout_ms" plus 10 %.
  * One deadline is set when the call starts and shared by all it waits for:
