@@ -17,11 +17,11 @@ package enum GateLint {
             problems += snapshot.problems
             let minKey = GateConfig.minRequiredKey(platform: platform), latestKey = GateConfig.latestKey(platform: platform)
             if let min = snapshot.minRequired?.string, let latest = snapshot.latest?.string,
-               let order = order(min, latest), order > 0 {
+               let order = Version.compare(min, latest), order > 0 {
                 problems.append("\(minKey) \(min) is above \(latestKey) \(latest): every user below \(min) is blocked "
                                 + "with no newer version to update to")
             }
-            if let latest = snapshot.latest?.string, snapshot.blockedVersions.contains(where: { order($0, latest) == 0 }) {
+            if let latest = snapshot.latest?.string, snapshot.blockedVersions.contains(where: { Version.compare($0, latest) == 0 }) {
                 problems.append("\(GateConfig.blockedVersionsKey(platform: platform)) blocks \(latestKey) \(latest): "
                                 + "users are sent to update to a blocked version")
             }
@@ -37,10 +37,6 @@ package enum GateLint {
         }
         problems += misspelledKeys(Set(config.values.keys).union(config.nonStringKeys), platforms: platforms)
         return problems
-    }
-
-    private static func order(_ a: String, _ b: String) -> Int? {
-        withVersion(a) { left in withVersion(b) { right in left.flatMap { l in right.map { l.compare(to: $0) } } } }
     }
 
     private static func messageProblems(_ key: String, _ message: String) -> [String] {

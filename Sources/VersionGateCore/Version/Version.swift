@@ -94,6 +94,14 @@ package func withVersion<R>(_ text: String, _ body: (Version?) -> R) -> R {
     return text.withUTF8 { body(Version(bytes: $0)) }
 }
 
+extension Version {
+    /// -1, 0 or 1 for two versions as Swift strings (e.g. from a config);
+    /// nil when either is invalid.
+    package static func compare(_ a: String, _ b: String) -> Int? {
+        withVersion(a) { left in withVersion(b) { right in left.flatMap { l in right.map { l.compare(to: $0) } } } }
+    }
+}
+
 // MARK: - Grammar pieces
 
 extension Version {

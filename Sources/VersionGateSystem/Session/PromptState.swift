@@ -72,7 +72,7 @@ package struct PromptState: Sendable {
     /// prompt time in the future is never fresh.
     package func claim(latest: String?, now: Int64, remindAfter: Int64, record: Bool = true,
                        session: () -> PromptClaim) -> PromptClaim {
-        if let latest, let skipped = skippedVersion(), Self.compare(latest, skipped).map({ $0 <= 0 }) == true {
+        if let latest, let skipped = skippedVersion(), Version.compare(latest, skipped).map({ $0 <= 0 }) == true {
             return PromptClaim(shouldPrompt: false, note: "version \(skipped) skipped by the user")
         }
         guard remindAfter > 0 else { return session() }
@@ -83,10 +83,6 @@ package struct PromptState: Sendable {
         let claim = session()
         if claim.shouldPrompt && record { recordPrompt(at: now) }
         return claim
-    }
-
-    private static func compare(_ a: String, _ b: String) -> Int? {
-        withVersion(a) { left in withVersion(b) { right in left.flatMap { l in right.map { l.compare(to: $0) } } } }
     }
 }
 
