@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -16,6 +18,34 @@
 #include <unistd.h>
 
 extern char **environ;
+
+typedef int add_close_from(posix_spawn_file_actions_t *actions, int lowest);
+
+/* posix_spawn_file_actions_addclosefrom_np where glibc has it (2.34),
+ * found at run time because the command is built for glibc 2.31; else a
+ * close action for each inheritable descriptor in /proc/self/fd. */
+static void close_descriptors_from(posix_spawn_file_actions_t *actions, int lowest) {
+    void *symbol = dlsym(RTLD_DEFAULT, "posix_spawn_file_actions_addclosefrom_np");
+    if (symbol) {
+        add_close_from *close_from;
+        memcpy(&close_from, &symbol, sizeof symbol);
+        close_from(actions, lowest);
+        return;
+    }
+    DIR *directory = opendir("/proc/self/fd");
+    if (!directory) return;
+    struct dirent *entry;
+    while ((entry = readdir(directory))) {
+        char *end;
+        long fd = strtol(entry->d_name, &end, 10);
+        if (entry->d_name[0] < '0' || entry->d_name[0] > '9' || *end || fd < lowest || fd > 0x7fffffff ||
+            fd == dirfd(directory))
+            continue;
+        int flags = fcntl((int)fd, F_GETFD);
+        if (flags >= 0 && !(flags & FD_CLOEXEC)) posix_spawn_file_actions_addclose(actions, (int)fd);
+    }
+    closedir(directory);
+}
 
 static int is_executable_file(const char *path) {
     struct stat s;
@@ -87,7 +117,7 @@ int vgcli_run(char *const argv[], char *out, size_t out_size) {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
     /* Nothing of ours (or of the process that started us) leaks into it. */
-    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    close_descriptors_from(&actions, 3);
     sigset_t none, all;
     sigemptyset(&none);
     sigfillset(&all);
