@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The few OpenSSL 3 declarations used (<openssl/evp.h>, <openssl/err.h>),
+/* The few OpenSSL declarations used (<openssl/evp.h>, <openssl/err.h>),
  * written here so the build needs no OpenSSL headers: libcrypto is a run-time
- * dependency only, like libcurl. The struct tags are OpenSSL's own. */
+ * dependency only, like libcurl. The struct tags are OpenSSL's own. Every
+ * function here is in OpenSSL 1.1.1 and 3 alike, but for EVP_MD_fetch (3). */
 typedef struct evp_pkey_st EVP_PKEY;
 typedef struct evp_md_st EVP_MD;
 typedef struct evp_md_ctx_st EVP_MD_CTX;
@@ -26,51 +27,76 @@ static struct {
     int (*digest_verify_init)(EVP_MD_CTX *ctx, EVP_PKEY_CTX **pctx, const EVP_MD *type, ENGINE *e, EVP_PKEY *key);
     int (*digest_verify)(EVP_MD_CTX *ctx, const unsigned char *sig, size_t siglen,
                          const unsigned char *tbs, size_t tbslen);
-    EVP_MD *(*md_fetch)(OSSL_LIB_CTX *ctx, const char *algorithm, const char *properties);
-    void (*md_free)(EVP_MD *md);
     int (*digest)(const void *data, size_t count, unsigned char *md, unsigned int *size,
                   const EVP_MD *type, ENGINE *impl);
     void (*err_clear_error)(void);
 } api;
 
+/* OpenSSL 3 first, then 1.1.1 (Debian 11, Ubuntu 20.04: no libcrypto.so.3).
+ * The first that loads is used; one that lacks a function is an error. */
+static const char *const candidates[] = { "libcrypto.so.3", "libcrypto.so.1.1" };
+
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded;
-static char load_error[256];
-static EVP_MD *blake2b512;   /* fetched once, kept for the process */
+static char load_error[512];
+static const EVP_MD *blake2b512;   /* fetched once, kept for the process */
 
-static int resolve(void *library, const char *name, void *slot)
+static int resolve(void *library, const char *soname, const char *name, void *slot)
 {
-    void *symbol = dlsym(library, name);
-    if (!symbol) {
-        snprintf(load_error, sizeof load_error, "libcrypto.so.3 lacks %s (OpenSSL 3 is needed)", name);
+    void *found = dlsym(library, name);
+    if (!found) {
+        snprintf(load_error, sizeof load_error, "%s lacks %s (OpenSSL 1.1.1 or 3 is needed)", soname, name);
         return 0;
     }
-    memcpy(slot, &symbol, sizeof symbol);
+    memcpy(slot, &found, sizeof found);
     return 1;
+}
+
+/* OpenSSL 3 fetches an implementation once (EVP_MD_fetch); 1.1.1 has only
+ * the built-in table (EVP_blake2b512), which 3 would fetch on every use. */
+static const EVP_MD *find_blake2b512(void *library)
+{
+    EVP_MD *(*md_fetch)(OSSL_LIB_CTX *, const char *, const char *);
+    const EVP_MD *(*legacy)(void);
+    void *found = dlsym(library, "EVP_MD_fetch");
+    if (found) {
+        memcpy(&md_fetch, &found, sizeof found);
+        return md_fetch(NULL, "BLAKE2B-512", NULL);
+    }
+    found = dlsym(library, "EVP_blake2b512");
+    if (!found) return NULL;
+    memcpy(&legacy, &found, sizeof found);
+    return legacy();
 }
 
 static void load_crypto(void)
 {
-    void *library = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "cannot load libcrypto: %s", dlerror());
-        return;
+    void *library = NULL;
+    const char *soname = NULL;
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && !library; i++) {
+        soname = candidates[i];
+        library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+        if (!library && used < sizeof load_error) {
+            int n = snprintf(load_error + used, sizeof load_error - used, "%scannot load libcrypto: %s",
+                             used ? "; " : "", dlerror());
+            if (n > 0) used += (size_t)n;
+        }
     }
-    if (!resolve(library, "EVP_PKEY_new_raw_public_key", &api.new_raw_public_key) ||
-        !resolve(library, "EVP_PKEY_free", &api.pkey_free) ||
-        !resolve(library, "EVP_MD_CTX_new", &api.md_ctx_new) ||
-        !resolve(library, "EVP_MD_CTX_free", &api.md_ctx_free) ||
-        !resolve(library, "EVP_DigestVerifyInit", &api.digest_verify_init) ||
-        !resolve(library, "EVP_DigestVerify", &api.digest_verify) ||
-        !resolve(library, "EVP_MD_fetch", &api.md_fetch) ||
-        !resolve(library, "EVP_MD_free", &api.md_free) ||
-        !resolve(library, "EVP_Digest", &api.digest) ||
-        !resolve(library, "ERR_clear_error", &api.err_clear_error))
+    if (!library) return;
+    if (!resolve(library, soname, "EVP_PKEY_new_raw_public_key", &api.new_raw_public_key) ||
+        !resolve(library, soname, "EVP_PKEY_free", &api.pkey_free) ||
+        !resolve(library, soname, "EVP_MD_CTX_new", &api.md_ctx_new) ||
+        !resolve(library, soname, "EVP_MD_CTX_free", &api.md_ctx_free) ||
+        !resolve(library, soname, "EVP_DigestVerifyInit", &api.digest_verify_init) ||
+        !resolve(library, soname, "EVP_DigestVerify", &api.digest_verify) ||
+        !resolve(library, soname, "EVP_Digest", &api.digest) ||
+        !resolve(library, soname, "ERR_clear_error", &api.err_clear_error))
         return;
-    blake2b512 = api.md_fetch(NULL, "BLAKE2B-512", NULL);
+    blake2b512 = find_blake2b512(library);
     if (!blake2b512) {
         api.err_clear_error();
-        snprintf(load_error, sizeof load_error, "libcrypto has no BLAKE2B-512 digest");
+        snprintf(load_error, sizeof load_error, "%s has no BLAKE2B-512 digest", soname);
         return;
     }
     loaded = 1;

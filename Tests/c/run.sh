@@ -67,6 +67,24 @@ run_program abi_test Tests/c/abi_test.c
 run_program fork_test Tests/c/fork_test.c    # the fork contract: VG_EFORK mid-fetch
 run_program log_test Tests/c/log_test.c      # the log callback
 
+# The glibc 2.32/2.35 stand-ins the portable build links in, compiled as
+# scripts/build compiles them (Debian 11's headers), next to glibc's own.
+sysroot=$(scripts/debian11 sysroot)
+if clang --sysroot="$sysroot" -O2 -c Sources/SystemShim/glibc_compat.c -o "$out/glibc_compat.o" \
+        -D_dl_find_object=compat_dl_find_object -D__libc_single_threaded=compat_libc_single_threaded \
+        -fvisibility=default 2>"$out/cc.log" &&
+   nm "$out/glibc_compat.o" | grep -q compat_dl_find_object &&
+   "$CC" -std=gnu11 -Wall -Wextra -Werror Tests/c/glibc_compat_test.c "$out/glibc_compat.o" -ldl \
+        -o "$out/glibc_compat_test" 2>>"$out/cc.log"; then
+    summary=$(timeout 60 "$out/glibc_compat_test")
+    printf '%s\n' "$summary" | sed -n '/^FAIL/p'
+    last=$(printf '%s\n' "$summary" | tail -n 1)
+    if [[ "$last" =~ ^glibc_compat:\ [0-9]+\ passed,\ 0\ failed$ ]]; then ok "$last"; else fail "glibc_compat: $last"; fi
+else
+    fail "Tests/c/glibc_compat_test.c does not build:"
+    head -n 20 "$out/cc.log" | sed 's/^/     /'
+fi
+
 # 3. Exported symbols: only vg_*, and every function the header declares.
 # nm -D prints global/weak symbols with an upper-case type letter; a lower-case
 # letter is a LOCAL entry of .dynsym (e.g. a hidden TLS variable a static
@@ -135,11 +153,37 @@ else
 fi
 # Only glibc: a C host that loads us must not also load libstdc++ or
 # libgcc_s (scripts/build links them in; cold start, BENCHMARKS.md).
+# libdl and libpthread hold dlopen and pthread_create in glibc 2.31; from
+# 2.34 they are empty files kept for programs linked that way.
+glibc_libraries="ld-linux-x86-64.so.2 libc.so.6 libdl.so.2 libm.so.6 libpthread.so.0 "
 needed=$(readelf -d "$LIB" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' ')
-if [ "$needed" = "ld-linux-x86-64.so.2 libc.so.6 libm.so.6 " ]; then
-    ok "needs only libc, libm and the loader"
+if [ "$needed" = "$glibc_libraries" ]; then
+    ok "needs only glibc's libraries ($needed)"
 else
-    fail "NEEDED is '$needed', expected ld-linux-x86-64.so.2 libc.so.6 libm.so.6"
+    fail "NEEDED is '$needed', expected $glibc_libraries"
+fi
+# The glibc promised (README, "Which Linux"): no output may need a newer
+# symbol version. GLIBC_ABI_DT_RELR (packed relocations) is glibc 2.36's.
+GLIBC_PROMISED=2.31
+for output in "$LIB" build/bin/versiongate; do
+    # readelf -V: every version needed, also one no symbol carries (DT_RELR's).
+    versions=$(readelf -VW "$output" | sed -n 's/.*Name: \(GLIBC_[^ ]*\).*/\1/p' | sort -uV)
+    newest=$(printf '%s\n' "$versions" | grep -E '^GLIBC_[0-9.]+$' | sed 's/GLIBC_//' | sort -V | tail -n 1)
+    other=$(printf '%s\n' "$versions" | grep -vE '^GLIBC_[0-9.]+$' | grep -v '^GLIBC_PRIVATE$' | tr '\n' ' ')
+    if [ -z "$newest" ]; then
+        fail "objdump -T shows no GLIBC version in $output"
+    elif [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_PROMISED" | sort -V | tail -n 1)" != "$GLIBC_PROMISED" ] || [ -n "$other" ]; then
+        fail "$output needs glibc $newest ${other:+and $other}(promised: $GLIBC_PROMISED): $(objdump -T "$output" | grep -E "GLIBC_(2\.(3[2-9]|[4-9][0-9])|ABI)" | awk '{print $NF}' | head -n 8 | tr '\n' ' ')"
+    else
+        ok "$(basename "$output") needs glibc $newest at most (promised: $GLIBC_PROMISED)"
+    fi
+done
+# What earlier builds bought: RELRO (relocated data made read-only) and
+# -z nodelete (a Swift runtime must never be unloaded).
+if readelf -lW "$LIB" | grep -q GNU_RELRO && readelf -d "$LIB" | grep -q 'Flags: NODELETE'; then
+    ok "RELRO and NODELETE"
+else
+    fail "no GNU_RELRO segment or no NODELETE flag: $(readelf -d "$LIB" | grep FLAGS)"
 fi
 # Modules a stray API call links in whole, each loaded at every start
 # (String.replacing: 800 KB of _StringProcessing; JSONDecoder: Foundation;

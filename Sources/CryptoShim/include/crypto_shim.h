@@ -1,6 +1,6 @@
 /*
  * crypto_shim.h — Ed25519 verification and BLAKE2b-512 from the system's
- * libcrypto (OpenSSL 3) through EVP, for signed gate documents. libcrypto
+ * libcrypto (OpenSSL 3, else 1.1.1) through EVP, for signed gate documents. libcrypto
  * is loaded with dlopen on first use, so a client without trusted keys
  * never loads it. Hidden symbols: nothing here is exported.
  */

@@ -1,7 +1,7 @@
 import CryptoShim
 import VersionGateCore
 
-/// Ed25519 and BLAKE2b-512 from the system's libcrypto (OpenSSL 3), loaded
+/// Ed25519 and BLAKE2b-512 from the system's libcrypto (OpenSSL 3, else 1.1.1), loaded
 /// on first use through CryptoShim: a client without `trusted_keys` never
 /// loads it. When it cannot be loaded, nothing verifies and the document is
 /// not trusted (the check fails open).
