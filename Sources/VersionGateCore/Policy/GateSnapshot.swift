@@ -102,7 +102,7 @@ package final class GateSnapshot: Sendable {
 
         templateVersion = config.templateVersion
         self.problems = problems
-        problem = problems.isEmpty ? nil : "\(documentName): " + problems.joined(separator: "; ")
+        problem = problems.isEmpty ? nil : "\(documentName): " + join(problems, separator: "; ")
     }
 
     /// update_message_<lang> keys by normalized name; of two spellings of

@@ -203,9 +203,9 @@ extension StoreURLPolicy {
     /// `allowed_url_schemes`: a list of supported schemes only (a trailing
     /// `:` is tolerated, `https:` = `https`).
     package static func parseSchemes(_ commaSeparated: String) -> Set<String>? {
-        let withoutColons = commaSeparated.split(separator: ",", omittingEmptySubsequences: false)
-            .map { piece in ASCII.trimmingBlanks(piece).hasSuffix(":") ? String(ASCII.trimmingBlanks(piece).dropLast()) : String(piece) }
-            .joined(separator: ",")
+        let withoutColons = join(commaSeparated.split(separator: ",", omittingEmptySubsequences: false)
+            .map { piece in ASCII.trimmingBlanks(piece).hasSuffix(":") ? String(ASCII.trimmingBlanks(piece).dropLast()) : String(piece) },
+            separator: ",")
         guard let list = parseList(withoutColons), list.isSubset(of: supportedSchemes) else { return nil }
         return list
     }

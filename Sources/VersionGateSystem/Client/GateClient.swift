@@ -81,8 +81,8 @@ package final class GateClient: Sendable {
         var shouldPrompt = verdict.status == .mandatory
         var sessionNote: String?
         if verdict.status == .optional {
-            let key = [sourceName ?? "", settings.options.platform, verdict.currentText ?? "", snapshot.latest?.string ?? ""]
-                .joined(separator: "\u{0}")
+            let key = join([sourceName ?? "", settings.options.platform, verdict.currentText ?? "",
+                            snapshot.latest?.string ?? ""], separator: "\u{0}")
             let claim = PromptState.claim(settings.options, source: sourceName, latest: snapshot.latest?.string,
                                           system) {
                 promptMemory(settings.options.sessionScope, system).claim(key, record: !settings.options.dryRun)
@@ -110,7 +110,7 @@ package final class GateClient: Sendable {
                           failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
                           snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
                           texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
-                          note: [verdict.note, loaded.note, sessionNote].compactMap { $0 }.joined(separator: "; ").nilIfEmpty,
+                          note: join([verdict.note, loaded.note, sessionNote].compactMap { $0 }, separator: "; ").nilIfEmpty,
                           store: store,
                           storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init),
                           updateMessage: updateMessage)

@@ -28,7 +28,7 @@ package struct FirebaseFetcher: ConfigFetcher {
     package var name: String { "firebase://\(projectID)" }
 
     /// The package is in it too: it selects which config the project serves.
-    package var cacheKey: String { "firebase:" + [projectID, appID, packageName ?? "", endpoint].joined(separator: "\n") }
+    package var cacheKey: String { "firebase:" + join([projectID, appID, packageName ?? "", endpoint], separator: "\n") }
 
     package var fetchURL: String {
         ASCII.withoutTrailingSlashes(endpoint) + "/v1/projects/\(PercentEncoding.encoded(projectID))/namespaces/firebase:fetch?key="

@@ -107,6 +107,6 @@ package struct StoreResolver: Sendable {
     }
 
     private static func joined(_ notes: [String]) -> String? {
-        notes.isEmpty ? nil : notes.joined(separator: "; ")
+        notes.isEmpty ? nil : join(notes, separator: "; ")
     }
 }
