@@ -71,7 +71,7 @@ def wheel_tag(path: Path) -> str:
 
 def section_names(library: Path) -> list[str]:
     out = sh(["readelf", "-S", "-W", library], library.parent).stdout
-    return re.findall(r"^\s*\[\s*\d+\]\s+(\S+)", out, re.M)
+    return re.findall(r"^\s*\[\s*[1-9]\d*\]\s+(\S+)", out, re.M)   # [0] is the unnamed NULL section
 
 
 def test_auditwheel_confirms_the_manylinux_tag(wheel):
@@ -79,7 +79,9 @@ def test_auditwheel_confirms_the_manylinux_tag(wheel):
     assert claimed <= NEWEST_FLOOR, wheel.name
     report = sh([sys.executable, "-m", "auditwheel", "show", wheel], wheel.parent).stdout
     # The tag may only promise what the library allows (auditwheel's floor) and no more than 2.31.
-    assert auditwheel_floor(report) <= claimed, report
+    needed = auditwheel_floor(report)
+    assert needed <= claimed, "auditwheel: the library needs glibc %d.%d, the tag claims %d.%d\n%s" % (
+        needed + claimed + (report,))
     with zipfile.ZipFile(wheel) as archive:
         assert "Tag: py3-none-%s\n" % wheel_tag(wheel) in archive.read(INFO + "/WHEEL").decode()
 
@@ -161,3 +163,17 @@ def test_installs_and_checks_in_a_fresh_venv(wheel, tmp_path):
     library, version = out[3].split()
     assert library.startswith(str(venv)) and library.endswith("/" + LIBRARY), library
     assert version == VERSION
+
+
+def test_other_architectures_are_refused(monkeypatch):
+    """scripts/build's sysroot is amd64: a wheel for another machine would
+    carry an x86_64 library under a wrong tag."""
+    sys.path.insert(0, str(REPO / "python"))
+    try:
+        import versiongate_build
+    finally:
+        sys.path.remove(str(REPO / "python"))
+    assert versiongate_build.platform_tag() == "manylinux_2_31_x86_64"
+    monkeypatch.setattr(versiongate_build.sysconfig, "get_platform", lambda: "linux-aarch64")
+    with pytest.raises(RuntimeError, match="x86_64 Linux only"):
+        versiongate_build.platform_tag()
