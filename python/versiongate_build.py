@@ -1,8 +1,17 @@
 """A PEP 517 build backend for the binding, without dependencies: the wheel
 holds the `versiongate` package and the self-contained libversiongate.so.1,
 which ../scripts/build makes (after `scripts/setup build` installs what the
-build needs). The wheel is tagged for this platform: it carries machine code.
-An sdist is refused: the library is built from the whole repository."""
+build needs). An sdist is refused: the library is built from the whole
+repository.
+
+The wheel is tagged manylinux_2_31_x86_64 (PEP 600): scripts/build links the
+library against Debian 11's glibc 2.31 (build/debian11), so it runs on any
+x86_64 Linux with glibc 2.31 or later. Its dependencies are glibc's own
+libraries; libcurl and libcrypto are dlopen'ed at run time, and the Swift
+runtime and libstdc++ are linked in. Tests/python/test_wheel.py holds the
+tag to `auditwheel show`. The static fields of pyproject.toml's [project]
+are written here too (the backend is dependency free, so it cannot read
+TOML on Python < 3.11); the test compares the two."""
 
 from __future__ import annotations
 
@@ -11,6 +20,7 @@ import hashlib
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -18,10 +28,41 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 NAME = "versiongate"
 SUMMARY = "Version gate for Linux app launchers: may this version run?"
+# The glibc scripts/build links against (scripts/debian11 fetches Debian 11's
+# libc6 2.31): the oldest glibc the wheel claims to run on.
+GLIBC_FLOOR = (2, 31)
+# The only architecture scripts/build supports (its sysroot is amd64).
+MACHINES = {"linux-x86_64": "x86_64"}
+URL = "https://github.com/versiongate/versiongate"
+CLASSIFIERS = [
+    "Development Status :: 5 - Production/Stable",
+    "Intended Audience :: Developers",
+    "License :: OSI Approved :: MIT License",
+    "Operating System :: POSIX :: Linux",
+    "Programming Language :: C",
+    "Programming Language :: Python :: 3",
+    "Programming Language :: Python :: 3 :: Only",
+    "Topic :: Software Development :: Libraries",
+    "Typing :: Typed",
+]
+PROJECT_URLS = [
+    ("Homepage", URL),
+    ("Documentation", URL + "#readme"),
+    ("Source", URL),
+    ("Issues", URL + "/issues"),
+]
 
 
 def _version() -> str:
     return (REPO / "VERSION").read_text().strip()
+
+
+def platform_tag() -> str:
+    platform = sysconfig.get_platform()
+    if platform not in MACHINES:
+        raise RuntimeError("versiongate: the library builds for x86_64 Linux only (scripts/build's "
+                           "sysroot is Debian 11 amd64), not %s" % platform)
+    return "manylinux_%d_%d_%s" % (GLIBC_FLOOR + (MACHINES[platform],))
 
 
 def _library() -> Path:
@@ -32,6 +73,30 @@ def _library() -> Path:
         # The build's output goes to stderr: pip shows it only on failure or with -v.
         subprocess.run(step, cwd=REPO, check=True, stdout=sys.stderr)
     return REPO / "build" / "lib" / ("libversiongate.so." + _version())
+
+
+def _stripped(library: Path) -> bytes:
+    """The library without its symbol table and debug sections (over 40 %
+    of its size; the dynamic loader never reads them). build/lib keeps the
+    unstripped file for debuggers and the benchmarks."""
+    with tempfile.TemporaryDirectory(prefix="versiongate-strip-") as tmp:
+        out = Path(tmp) / library.name
+        subprocess.run(["strip", "--strip-unneeded", "-o", str(out), str(library)], check=True)
+        return out.read_bytes()
+
+
+def _metadata(version: str) -> bytes:
+    """Core metadata 2.1: License and the license classifier (2.4's
+    License-Expression may not be used with that classifier), the README as
+    the long description in the body."""
+    fields = [("Metadata-Version", "2.1"), ("Name", NAME), ("Version", version), ("Summary", SUMMARY),
+              ("Author", "The VersionGate authors"), ("License", "MIT"),
+              ("Keywords", "version,update,gate,launcher,linux")]
+    fields += [("Classifier", c) for c in CLASSIFIERS]
+    fields += [("Project-URL", "%s, %s" % pair) for pair in PROJECT_URLS]
+    fields += [("Requires-Python", ">=3.8"), ("Description-Content-Type", "text/markdown")]
+    head = "".join("%s: %s\n" % field for field in fields)
+    return (head + "\n" + (HERE / "README.md").read_text(encoding="utf-8")).encode("utf-8")
 
 
 def _record_line(name: str, data: bytes) -> str:
@@ -45,14 +110,14 @@ def get_requires_for_build_wheel(config_settings=None):
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     version = _version()
-    tag = "py3-none-" + sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    tag = "py3-none-" + platform_tag()
     info = "%s-%s.dist-info" % (NAME, version)
     files = [
         ("versiongate/__init__.py", (HERE / "versiongate" / "__init__.py").read_bytes(), 0o644),
         ("versiongate/py.typed", b"", 0o644),
-        ("versiongate/libversiongate.so.1", _library().read_bytes(), 0o755),
-        (info + "/METADATA", ("Metadata-Version: 2.1\nName: %s\nVersion: %s\nSummary: %s\nRequires-Python: >=3.8\n"
-                              % (NAME, version, SUMMARY)).encode(), 0o644),
+        ("versiongate/libversiongate.so.1", _stripped(_library()), 0o755),
+        (info + "/METADATA", _metadata(version), 0o644),
+        (info + "/LICENSE", (REPO / "LICENSE").read_bytes(), 0o644),
         (info + "/WHEEL", ("Wheel-Version: 1.0\nGenerator: versiongate_build\nRoot-Is-Purelib: false\nTag: %s\n"
                            % tag).encode(), 0o644),
         (info + "/top_level.txt", b"versiongate\n", 0o644),
