@@ -10,7 +10,8 @@ backend (python/versiongate_build.py) and judged by the real tools:
 - the wheel installs into a fresh virtual environment with no index and
   checks examples/gate.json from a directory outside the repository.
 
-auditwheel and twine come from PyPI (``scripts/setup`` installs them).
+auditwheel and twine come from PyPI: ``scripts/setup`` installs them in a
+virtual environment of their own, build/wheel-tools.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+
+TOOLS = str(REPO / "build" / "wheel-tools" / "bin" / "python")   # scripts/setup
 from test_install import BUILD_SECONDS, clean_env, sh, unsanitized
 
 VERSION = (REPO / "VERSION").read_text().strip()
@@ -77,7 +80,7 @@ def section_names(library: Path) -> list[str]:
 def test_auditwheel_confirms_the_manylinux_tag(wheel):
     claimed = glibc_floor(wheel_tag(wheel))
     assert claimed <= NEWEST_FLOOR, wheel.name
-    report = sh([sys.executable, "-m", "auditwheel", "show", wheel], wheel.parent).stdout
+    report = sh([TOOLS, "-m", "auditwheel", "show", wheel], wheel.parent).stdout
     # The tag may only promise what the library allows (auditwheel's floor) and no more than 2.31.
     needed = auditwheel_floor(report)
     assert needed <= claimed, "auditwheel: the library needs glibc %d.%d, the tag claims %d.%d\n%s" % (
@@ -87,7 +90,7 @@ def test_auditwheel_confirms_the_manylinux_tag(wheel):
 
 
 def test_twine_check_strict(wheel):
-    proc = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", wheel],
+    proc = subprocess.run([TOOLS, "-m", "twine", "check", "--strict", wheel],
                           capture_output=True, text=True, timeout=120, env=unsanitized(dict(os.environ)))
     assert proc.returncode == 0 and "PASSED" in proc.stdout, proc.stdout + proc.stderr
     assert "WARNING" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
