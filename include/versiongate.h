@@ -350,7 +350,60 @@ const char *vg_result_error_message(const vg_result *result);
 const char *vg_result_min_required(const vg_result *result);
 const char *vg_result_latest(const vg_result *result);
 
-/* Every field above as one JSON object (never NULL for a non-NULL result). */
+/* The rule that decided, as a stable lowercase name (never NULL; static
+ * storage, valid forever; a NULL result gives "fail_open"). Append-only,
+ * like the error codes:
+ *   "blocked"          the version is in blocked_versions_<platform>: MANDATORY
+ *   "below_minimum"    below min_required_version_<platform>: MANDATORY
+ *   "grace_period"     below the minimum before its _effective_at: OPTIONAL
+ *   "below_latest"     below latest_version_<platform>: OPTIONAL
+ *   "outside_rollout"  below latest, outside its staged rollout: UP_TO_DATE
+ *   "up_to_date"       below neither threshold: UP_TO_DATE
+ *   "fail_open"        no config decided, or the version is invalid: UP_TO_DATE
+ * The result's "reason" field says the same for people, naming the numbers. */
+const char *vg_result_rule(const vg_result *result);
+
+/* The result's fields, by JSON key (vg_result_json's members, in order):
+ * BEGIN RESULT FIELDS
+ *   action_label               text    the update button's label, or null
+ *   blocked_versions           text    the valid blocked_versions_<platform>, comma-separated, or null
+ *   config_age_s               number  seconds since a remote config was fetched, or null
+ *   current                    text    the current version, trimmed; null when invalid
+ *   dismiss_label              text    the dismiss button's label (OPTIONAL), or null
+ *   error                      number  vg_result_error
+ *   error_message              text    vg_result_error_message
+ *   error_name                 text    the error code's name, e.g. "VG_OK"
+ *   fetch_error                number  a failed fetch although a config decided (else 0)
+ *   fetch_error_message        text    its message, or null
+ *   latest                     text    vg_result_latest
+ *   locale                     text    the language of the texts, e.g. "de"
+ *   message                    text    vg_result_message
+ *   min_required               text    vg_result_min_required
+ *   min_required_effective_at  text    when the minimum takes effect (RFC 3339), or null
+ *   note                       text    why a prompt is or is not shown now, or null
+ *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
+ *                                      "cache_after_error", "embedded_default" or "none"
+ *   reason                     text    the decision for people, e.g. "1.0.40 is in blocked_versions_linux"
+ *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null
+ *   rollout_percent            number  the staged rollout's percent when it decided, or null
+ *   rule                       text    vg_result_rule
+ *   should_prompt              boolean vg_result_should_prompt
+ *   skip_label                 text    the skip button's label (OPTIONAL), or null
+ *   source                     text    the source the check used
+ *   status                     text    "UP_TO_DATE", "OPTIONAL" or "MANDATORY"
+ *   store_note                 text    why a store URL was refused or a fallback used, or null
+ *   store_url                  text    vg_result_store_url
+ *   store_web_fallback         text    an https page for when no handler opens store_url, or null
+ *   template_version           number  the Remote Config template's version, or null
+ *   title                      text    vg_result_title
+ * END RESULT FIELDS */
+
+/* The field `key` as text: numbers in decimal, booleans "true"/"false";
+ * NULL for a null value, an unknown key, or a NULL result or key. Owned by
+ * the result, valid until vg_result_free. Thread-safe. */
+const char *vg_result_get(const vg_result *result, const char *key);
+
+/* Every field as one JSON object (never NULL for a non-NULL result). */
 const char *vg_result_json(const vg_result *result);
 
 /* Free a result. NULL is allowed. */

@@ -52,6 +52,20 @@ public func vg_result_latest(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { res
 @_cdecl("vg_result_json")
 public func vg_result_json(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { result(r)?.jsonText.cString }
 
+@_cdecl("vg_result_rule")
+public func vg_result_rule(_ r: OpaquePointer?) -> UnsafePointer<CChar> {
+    let name = result(r)?.rule.name ?? GateRule.failOpen.name
+    return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+@_cdecl("vg_result_get")
+public func vg_result_get(_ r: OpaquePointer?, _ key: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let r = result(r), let key, let name = String(validatingCString: key),
+          let field = ResultFields.byKey[name] else { return nil }
+    guard let text = field.value(r).text else { return nil }
+    return r.text(for: name) { text }.cString
+}
+
 @_cdecl("vg_result_free")
 public func vg_result_free(_ r: OpaquePointer?) {
     guard let r else { return }
@@ -66,7 +80,7 @@ extension GateResult {
     var jsonText: CText {
         json.withLock { cached in
             if let cached { return cached }
-            let made = CText(ResultJSON(self).encoded())
+            let made = CText(ResultFields.json(self))
             cached = made
             return made
         }

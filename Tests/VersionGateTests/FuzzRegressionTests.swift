@@ -487,7 +487,7 @@ enum GateProperties {
             for (k, buffer) in currentBuffers.enumerated() {
                 // At the Unix epoch, with no installation id: a minimum with a
                 // later effective time only warns, a staged OPTIONAL is not shown.
-                let verdict = Verdict(current: buffer.buffer, snapshot: snapshot)
+                let verdict = Decision(current: buffer.buffer, snapshot: snapshot)
                 let reference = currentReferences[k]
                 let isBlocked = reference.map { current in blocked.contains { ReferenceVersion.compare(current, $0) == 0 } } ?? false
                 var expected = ReferenceVersion.decide(current: reference, min: min, latest: latest)

@@ -36,7 +36,7 @@ final class GateClientTests: XCTestCase {
             XCTAssertEqual(r.storeURL?.string, row.status == .upToDate ? nil : "https://flathub.org/apps/com.example.Launcher")
             XCTAssertEqual(r.minRequired?.string, "1.0.39")
             XCTAssertEqual(r.latest?.string, "1.0.41")
-            XCTAssertEqual(r.origin, "local_document")
+            XCTAssertEqual(r.origin, .localDocument)
         }
     }
 
@@ -63,7 +63,8 @@ final class GateClientTests: XCTestCase {
             let message = r.errorMessage?.string ?? ""
             XCTAssertTrue(message.contains(row.path), "\(row.name): \(message)")
             XCTAssertTrue(message.contains(row.mentions), "\(row.name): \(message)")
-            XCTAssertEqual(r.origin, "none", row.name)
+            XCTAssertNil(r.origin, row.name)
+            XCTAssertEqual(r.rule, .failOpen, row.name)
         }
     }
 
@@ -167,11 +168,14 @@ final class GateClientTests: XCTestCase {
         XCTAssertEqual(object?["error_name"] as? String, "VG_OK")
         XCTAssertEqual(object?["store_url"] as? String, "https://flathub.org/apps/com.example.Launcher")
         XCTAssertTrue(object?["dismiss_label"] is NSNull)
+        XCTAssertEqual(object?["rule"] as? String, "below_minimum")
+        XCTAssertEqual(object?["reason"] as? String, "1.0.38 is below min_required_version_linux 1.0.39")
         XCTAssertEqual(Set(object?.keys.map { $0 } ?? []), [
             "status", "should_prompt", "current", "min_required", "latest", "title", "message", "action_label",
             "dismiss_label", "skip_label", "store_url", "locale", "error", "error_name", "error_message", "source", "origin",
             "template_version", "config_age_s", "fetch_error", "fetch_error_message", "note", "store_web_fallback",
-            "store_note", "rollout_percent",
+            "store_note", "rollout_percent", "rule", "reason", "blocked_versions", "min_required_effective_at",
+            "rollout_bucket",
         ])
     }
 }

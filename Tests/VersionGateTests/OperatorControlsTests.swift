@@ -24,7 +24,10 @@ final class OperatorControlsTests: XCTestCase {
         let before = try check(path, "1.9", at: Self.effective - 1)
         XCTAssertEqual(before.status, .optional)
         XCTAssertTrue(before.shouldPrompt)
-        XCTAssertEqual(before.note, "grace period: required from 2027-03-01T00:00:00Z")
+        XCTAssertEqual(before.rule, .gracePeriod)
+        XCTAssertEqual(before.decision.reason,
+                       "1.9 is below min_required_version_linux 2.0, required from 2027-03-01T00:00:00Z")
+        XCTAssertNil(before.note)
         XCTAssertTrue(before.message?.string.contains("2027") == true)
         XCTAssertEqual(try check(path, "1.9", at: Self.effective).status, .mandatory)
         XCTAssertEqual(try check(path, "1.9", at: Self.effective + 86_400 * 365).status, .mandatory)
@@ -55,22 +58,38 @@ final class OperatorControlsTests: XCTestCase {
         }
     }
 
-    func testTheKillSwitchAndTheRolloutInTheVerdict() {
+    func testTheKillSwitchAndTheRolloutInTheDecision() {
         let snapshot = GateSnapshot(config: GateConfig(values: [
             "min_required_version_linux": "1.0", "latest_version_linux": "3.0",
             "blocked_versions_linux": "2.1, 2.2.0-beta", "latest_version_linux_rollout_percent": "40",
         ]), platform: "linux", documentName: "gate")
-        func verdict(_ version: String, bucket: Int?) -> Verdict {
+        func decision(_ version: String, bucket: Int?) -> Decision {
             var text = version
-            return text.withUTF8 { Verdict(current: $0, snapshot: snapshot, now: 0) { _ in bucket } }
+            return text.withUTF8 { Decision(current: $0, snapshot: snapshot, now: 0) { _ in bucket } }
         }
-        XCTAssertEqual(verdict("2.1.0", bucket: 0).status, .mandatory)
-        XCTAssertEqual(verdict("2.2.0-beta", bucket: 0).status, .mandatory)
-        XCTAssertEqual(verdict("2.2.0", bucket: 0).status, .optional)
-        XCTAssertEqual(verdict("2.3", bucket: 39).status, .optional)
-        XCTAssertEqual(verdict("2.3", bucket: 40).status, .upToDate)
-        XCTAssertEqual(verdict("2.3", bucket: nil).status, .upToDate)
-        XCTAssertEqual(verdict("0.9", bucket: 99).status, .mandatory)
+        let rows: [(String, Int?, GateStatus, GateRule, String, UInt)] = [
+            ("2.1.0", 0, .mandatory, .blocked, "2.1.0 is in blocked_versions_linux", #line),
+            ("2.2.0-beta", 0, .mandatory, .blocked, "2.2.0-beta is in blocked_versions_linux", #line),
+            ("2.2.0", 0, .optional, .belowLatest,
+             "2.2.0 is below latest_version_linux 3.0, inside its staged rollout (bucket 0, shown below 40)", #line),
+            ("2.3", 39, .optional, .belowLatest,
+             "2.3 is below latest_version_linux 3.0, inside its staged rollout (bucket 39, shown below 40)", #line),
+            ("2.3", 40, .upToDate, .outsideRollout,
+             "2.3 is below latest_version_linux 3.0, outside its staged rollout (bucket 40, shown below 40)", #line),
+            ("2.3", nil, .upToDate, .outsideRollout,
+             "2.3 is below latest_version_linux 3.0, outside its staged rollout (no installation id to place this installation)",
+             #line),
+            ("0.9", 99, .mandatory, .belowMinimum, "0.9 is below min_required_version_linux 1.0", #line),
+            ("3.0", nil, .upToDate, .upToDate,
+             "3.0 is not below min_required_version_linux 1.0 or latest_version_linux 3.0", #line),
+            ("3.x", nil, .upToDate, .failOpen, "current version \"3.x\" is not a valid version", #line),
+        ]
+        for (version, bucket, status, rule, reason, line) in rows {
+            let made = decision(version, bucket: bucket)
+            XCTAssertEqual(made.status, status, version, line: line)
+            XCTAssertEqual(made.rule, rule, version, line: line)
+            XCTAssertEqual(made.reason, reason, version, line: line)
+        }
         // FNV-1a-64 of "\n" is 0xaf63c74c8601c8dd (a documented value an operator can recompute).
         XCTAssertEqual(Rollout.bucket(installationID: "", latest: ""), Int(0xAF63_C74C_8601_C8DD as UInt64 % 100))
     }

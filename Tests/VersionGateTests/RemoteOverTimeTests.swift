@@ -63,13 +63,13 @@ final class RemoteOverTimeTests: XCTestCase {
         let s = try setup("ttl")
         let t0 = Self.t0
         let first = try check(s, at: t0)
-        XCTAssertEqual(first.origin, "fresh_fetch")
+        XCTAssertEqual(first.origin, .freshFetch)
         XCTAssertEqual(first.status, .mandatory)
-        XCTAssertEqual(try check(s, at: t0 + 1800).origin, "cache_hit")
+        XCTAssertEqual(try check(s, at: t0 + 1800).origin, .cacheHit)
         XCTAssertEqual(try check(s, at: t0 + hour - 1).configAgeSeconds, hour - 1)
         XCTAssertEqual(try documentRequests(s), 1, "a fresh cache must answer without network")
         let due = try check(s, at: t0 + hour)
-        XCTAssertEqual(due.origin, "fresh_fetch")
+        XCTAssertEqual(due.origin, .freshFetch)
         XCTAssertEqual(due.configAgeSeconds, 0)
         XCTAssertEqual(try documentRequests(s), 2)
         let conditional = try s.server.requests().last { ($0["path"] as? String)?.hasPrefix("/doc/") == true }
@@ -80,18 +80,18 @@ final class RemoteOverTimeTests: XCTestCase {
     func testAFailedFetchFallsBackToTheCacheUntilMaxStale() throws {
         let s = try setup("stale")
         let t0 = Self.t0
-        XCTAssertEqual(try check(s, at: t0).origin, "fresh_fetch")
+        XCTAssertEqual(try check(s, at: t0).origin, .freshFetch)
         try control(s.server, ["name": "stale", "next": Array(repeating: ["status": 404], count: 4)])
         let stale = try check(s, at: t0 + 2 * hour)
-        XCTAssertEqual(stale.origin, "cache_after_error")
+        XCTAssertEqual(stale.origin, .cacheAfterError)
         XCTAssertEqual(stale.status, .mandatory, "a stale MANDATORY stays MANDATORY")
         XCTAssertEqual(stale.configAgeSeconds, 2 * hour)
         XCTAssertEqual(stale.errorCode, VG_OK.rawValue)
         XCTAssertEqual(stale.fetchFailure?.kind, .http)
-        XCTAssertEqual(try check(s, at: t0 + day).origin, "cache_after_error")
+        XCTAssertEqual(try check(s, at: t0 + day).origin, .cacheAfterError)
         let tooOld = try check(s, at: t0 + day + 1)
         XCTAssertEqual(tooOld.status, .upToDate)
-        XCTAssertEqual(tooOld.origin, "none")
+        XCTAssertEqual(tooOld.origin, nil)
         XCTAssertEqual(tooOld.errorCode, VG_EHTTP.rawValue)
         let never = try check(s, at: t0 + 2 * hour, options: ["max_stale_s": "0"])
         XCTAssertEqual(never.status, .upToDate, "max_stale_s=0 never answers from a stale cache")
@@ -108,7 +108,7 @@ final class RemoteOverTimeTests: XCTestCase {
         XCTAssertEqual(waiting.errorCode, VG_EBACKOFF.rawValue)
         XCTAssertEqual(try documentRequests(s), 1, "no request while backing off")
         let after = try check(s, at: t0 + 181)
-        XCTAssertEqual(after.origin, "fresh_fetch")
+        XCTAssertEqual(after.origin, .freshFetch)
         XCTAssertEqual(after.status, .mandatory)
         XCTAssertEqual(try documentRequests(s), 2)
     }
@@ -116,9 +116,9 @@ final class RemoteOverTimeTests: XCTestCase {
     func testAClockMovedBackDoesNotMakeTheCacheFresh() throws {
         let s = try setup("backwards")
         let t0 = Self.t0
-        XCTAssertEqual(try check(s, at: t0).origin, "fresh_fetch")
+        XCTAssertEqual(try check(s, at: t0).origin, .freshFetch)
         // Before the fetch: the entry claims to come from the future.
-        XCTAssertEqual(try check(s, at: t0 - hour).origin, "fresh_fetch")
+        XCTAssertEqual(try check(s, at: t0 - hour).origin, .freshFetch)
         XCTAssertEqual(try documentRequests(s), 2)
     }
 
@@ -128,14 +128,14 @@ final class RemoteOverTimeTests: XCTestCase {
         let s = try setup("setback")
         let t0 = Self.t0
         let fetchedAt = BootInstant(bootID: "boot-a", seconds: 1000)
-        XCTAssertEqual(try check(s, at: t0, boot: fetchedAt).origin, "fresh_fetch")
+        XCTAssertEqual(try check(s, at: t0, boot: fetchedAt).origin, .freshFetch)
         let anHourLater = BootInstant(bootID: "boot-a", seconds: 1000 + hour)
         let due = try check(s, at: t0 + 1800, boot: anHourLater)
-        XCTAssertEqual(due.origin, "fresh_fetch", "an hour really passed")
+        XCTAssertEqual(due.origin, .freshFetch, "an hour really passed")
         XCTAssertEqual(try documentRequests(s), 2)
         // Another boot: the boot clocks say nothing about each other, the wall decides.
         let otherBoot = BootInstant(bootID: "boot-b", seconds: 10)
-        XCTAssertEqual(try check(s, at: t0 + 1800 + 60, boot: otherBoot).origin, "cache_hit")
+        XCTAssertEqual(try check(s, at: t0 + 1800 + 60, boot: otherBoot).origin, .cacheHit)
         // Without a boot clock at all (a kernel without boot ids), the wall decides too.
         XCTAssertEqual(try check(s, at: t0 + 1800 + 120).configAgeSeconds, 120)
     }

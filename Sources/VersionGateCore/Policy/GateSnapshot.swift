@@ -4,8 +4,17 @@ import Synchronization
 /// validated once and every text the result hands to C kept as a C string.
 /// Building it is pure; every result comes from exactly one snapshot.
 package final class GateSnapshot: Sendable {
+    /// The platform whose keys were read (`min_required_version_<platform>` …).
+    package let platform: String
     package let minRequired: CText?
     package let latest: CText?
+    /// minRequired, latest and the blocked list parsed once, for every
+    /// decision (docs/design.md, "The decision"). Each Version borrows the
+    /// bytes of a CText this snapshot keeps, so it is valid while it lives.
+    nonisolated(unsafe) package let minRequiredVersion: Version?
+    nonisolated(unsafe) package let latestVersion: Version?
+    nonisolated(unsafe) package let blockedParsed: [Version]
+    private let blockedTexts: [CText]
     /// update_message, sanitized: the message for every language without its own.
     package let updateMessage: CText?
     /// update_message_<lang>, sanitized, by the locale name the suffix
@@ -68,8 +77,11 @@ package final class GateSnapshot: Sendable {
             }
             return CText(text)
         }
+        self.platform = platform
         minRequired = threshold(GateConfig.minRequiredKey(platform: platform))
         latest = threshold(GateConfig.latestKey(platform: platform))
+        minRequiredVersion = minRequired.flatMap { Version(bytes: $0.bytes) }
+        latestVersion = latest.flatMap { Version(bytes: $0.bytes) }
 
         updateMessage = config.values[GateConfig.updateMessageKey]
             .flatMap(MessageSanitizer.sanitize).map(CText.init)
@@ -79,6 +91,8 @@ package final class GateSnapshot: Sendable {
 
         blockedVersions = Self.blocked(config.values[GateConfig.blockedVersionsKey(platform: platform)],
                                        key: GateConfig.blockedVersionsKey(platform: platform), problems: &problems)
+        blockedTexts = blockedVersions.map(CText.init)
+        blockedParsed = blockedTexts.compactMap { Version(bytes: $0.bytes) }
         let effectiveKey = GateConfig.minEffectiveAtKey(platform: platform)
         if let raw = config.values[effectiveKey], !raw.isEmpty {
             minEffectiveAt = RFC3339.seconds(ASCII.trimmingBlanks(raw))

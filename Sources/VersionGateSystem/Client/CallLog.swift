@@ -34,18 +34,18 @@ extension CallLog {
     /// URL), the store URL's story, then the decision itself.
     package func record(_ result: GateResult) {
         if let failure = result.failure {
-            let decided = result.origin != "none"
+            let decided = result.origin != nil
             add(Self.level(of: failure), decided ? "config problem: \(failure.message)" : "fails open: \(failure.message)")
         }
         if let failure = result.fetchFailure {
-            let from = result.origin == LoadedConfig.Origin.embeddedDefault.rawValue
+            let from = result.origin == .embeddedDefault
                 ? "the embedded default" : "the cache (\(result.configAgeSeconds ?? 0) s old)"
             add(.warning, "\(failure.message); decided from \(from)")
         }
         record(storeNote: result.storeNote, refused: result.storeRefusedSome)
-        add(.debug, "\(result.status.name) for \(result.current ?? "an invalid version") (minimum "
-            + "\(result.minRequired?.string ?? "none"), latest \(result.latest?.string ?? "none")) from "
-            + "\(result.source ?? "no source"), \(result.origin)" + (result.note.map { "; \($0)" } ?? ""))
+        add(.debug, "\(result.status.name) (\(result.rule.nameText): \(result.decision.reason)) from "
+            + "\(result.source ?? "no source"), \(LoadedConfig.Origin.name(result.origin))"
+            + (result.note.map { "; \($0)" } ?? ""))
     }
 
     package func record(storeNote: String?, refused: Bool) {

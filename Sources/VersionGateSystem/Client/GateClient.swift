@@ -73,15 +73,15 @@ package final class GateClient: Sendable {
         }
 
         let snapshot = loaded.snapshot
-        let verdict = Verdict(current: current, snapshot: snapshot, now: request.now) { latest in
+        let decision = Decision(current: current, snapshot: snapshot, now: request.now) { latest in
             let state = PrivateDirectory(base: XDGDirectories.stateHome(environment.variables), files: system.files)
             return (try? source.get()).flatMap { InstallationID.resolve($0, state: state) }
                 .map { Rollout.bucket(installationID: $0, latest: latest) }
         }
-        var shouldPrompt = verdict.status == .mandatory
+        var shouldPrompt = decision.status == .mandatory
         var sessionNote: String?
-        if verdict.status == .optional {
-            let key = join([sourceName ?? "", settings.options.platform, verdict.currentText ?? "",
+        if decision.status == .optional {
+            let key = join([sourceName ?? "", settings.options.platform, decision.currentText ?? "",
                             snapshot.latest?.string ?? ""], separator: "\u{0}")
             let claim = PromptState.claim(settings.options, source: sourceName, latest: snapshot.latest?.string,
                                           system) {
@@ -95,7 +95,7 @@ package final class GateClient: Sendable {
         }
         var locale: LocaleMemo.Resolved?
         var store: StoreResolution?
-        if verdict.status != .upToDate {
+        if decision.status != .upToDate {
             let resolved = localeMemo.resolve(option: settings.options.locale, environment: environment)
             locale = resolved
             store = storeLocator.resolve(settings.options, snapshot, environment, files: system.files,
@@ -103,14 +103,14 @@ package final class GateClient: Sendable {
                                          deadline: deadline)
         }
         let updateMessage = locale.map { snapshot.updateMessage(chain: $0.chain) } ?? snapshot.updateMessage
-        let grace = verdict.requiredFrom.map { at in
+        let grace = decision.requiredFrom.map { at in
             GraceMessage.text(requiredFrom: at, language: locale?.texts.language ?? "en", updateMessage: updateMessage)
         }
-        return GateResult(verdict: verdict,
-                          failure: verdict.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
+        return GateResult(decision: decision,
+                          failure: decision.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
                           snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
                           texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
-                          note: join([verdict.note, loaded.note, sessionNote].compactMap { $0 }, separator: "; ").nilIfEmpty,
+                          note: join([loaded.note, sessionNote].compactMap { $0 }, separator: "; ").nilIfEmpty,
                           store: store,
                           storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init),
                           updateMessage: updateMessage)

@@ -4,7 +4,10 @@ import Synchronization
 /// One check's answer, immutable. Every string is a CText shared with the
 /// snapshot or catalog it came from, valid for as long as the result lives.
 package final class GateResult: Sendable {
-    package let status: GateStatus
+    /// The one decision every door tells (docs/design.md, "The decision").
+    package let decision: Decision
+    package var status: GateStatus { decision.status }
+    package var rule: GateRule { decision.rule }
     package let shouldPrompt: Bool
     package let current: String?
     package let title, message, actionLabel, dismissLabel, skipLabel, storeURL: CText?
@@ -33,30 +36,32 @@ package final class GateResult: Sendable {
         }
     }
     package let source: String?
-    package let origin: String
+    /// Where the config came from; nil when none decided.
+    package let origin: LoadedConfig.Origin?
     package let templateVersion: Int64?
     package let configAgeSeconds: Int64?
     /// A fetch that failed although the decision came from a good config
     /// (the cache, or the embedded default); the result error stays VG_OK.
     package let fetchFailure: GateFailure?
     package let note: String?
-    /// The rollout percent when a staged rollout decided this result.
-    package let rolloutPercent: Int?
     /// The JSON form, made on first use by the C ABI (most launchers never ask).
     package let json = Mutex<CText?>(nil)
+    /// vg_result_get's answers and the reason, by key, made on first use and
+    /// kept for the result's life (the C caller holds the pointers).
+    package let texts = Mutex<[String: CText]>([:])
 
     /// The catalog language is resolved only when a prompt needs texts or
     /// the JSON is asked for: a warm UP_TO_DATE check reads no environment.
     /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE;
     /// `updateMessage` is the operator's message for the user's languages (GateSnapshot).
-    package init(verdict: Verdict, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
+    package init(decision: Decision, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
          locale: (option: String?, environment: CheckEnvironment), texts: CatalogTexts?, source: String,
          loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?, graceMessage: CText? = nil,
          updateMessage: CText? = nil) {
-        status = verdict.status
+        self.decision = decision
         self.shouldPrompt = shouldPrompt
-        current = verdict.currentText
-        switch verdict.status {
+        current = decision.currentText
+        switch decision.status {
         case .mandatory:
             title = texts?.mandatoryTitle
             message = updateMessage ?? texts?.mandatoryMessage
@@ -82,17 +87,16 @@ package final class GateResult: Sendable {
         errorMessage = failure.map { CText($0.message) }
         languageChoice = texts.map { .resolved($0.language) } ?? .deferred(locale.option, locale.environment)
         self.source = source
-        origin = loaded.origin.rawValue
+        origin = loaded.origin
         templateVersion = snapshot.templateVersion
         configAgeSeconds = loaded.ageSeconds
         fetchFailure = loaded.fetchFailure
         self.note = note
-        rolloutPercent = verdict.rolloutPercent
     }
 
     /// UP_TO_DATE because of `failure`: nothing else is known.
     package init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil) {
-        status = .upToDate
+        decision = Decision(failOpen: failure, current: current)
         shouldPrompt = false
         self.current = current
         title = nil; message = nil; actionLabel = nil; dismissLabel = nil; skipLabel = nil; storeURL = nil
@@ -102,11 +106,31 @@ package final class GateResult: Sendable {
         errorMessage = CText(failure.message)
         languageChoice = .resolved(language)
         self.source = source
-        origin = "none"
+        origin = nil
         templateVersion = nil
         configAgeSeconds = nil
         fetchFailure = nil
         note = nil
-        rolloutPercent = nil
     }
+
+    /// The rollout percent when a staged rollout decided this result.
+    package var rolloutPercent: Int? { decision.rolloutPercent }
+
+    /// The decision's reason as a C string, made once.
+    package var reason: CText { text(for: "reason") { decision.reason } }
+
+    /// A text kept by the result under `key`, made by `make` on first use.
+    package func text(for key: String, _ make: () -> String) -> CText {
+        texts.withLock { kept in
+            if let known = kept[key] { return known }
+            let made = CText(make())
+            kept[key] = made
+            return made
+        }
+    }
+}
+
+extension LoadedConfig.Origin {
+    /// As the result JSON spells it; a result no config decided says "none".
+    package static func name(_ origin: Self?) -> String { origin?.rawValue ?? "none" }
 }

@@ -1,0 +1,83 @@
+import VersionGateCore
+import VersionGateSystem
+
+/// The result's one schema: every key, and how to read it from a result.
+/// vg_result_json writes these members in this order, vg_result_get answers
+/// these keys, and Tests/python/test_result_schema.py holds the header's field
+/// list, the README, the man page and the Python `Result` to it.
+enum ResultValue {
+    case text(String?)
+    case number(Int64?)
+    case flag(Bool)
+
+    /// vg_result_get's form: numbers in decimal, booleans true/false, nil for null.
+    var text: String? {
+        switch self {
+        case .text(let text): return text
+        case .number(let number): return number.map { String($0) }
+        case .flag(let flag): return flag ? "true" : "false"
+        }
+    }
+}
+
+struct ResultField {
+    let key: String
+    let value: @Sendable (GateResult) -> ResultValue
+}
+
+enum ResultFields {
+    /// In alphabetical order of key, as the JSON writes them.
+    static let all: [ResultField] = [
+        ResultField(key: "action_label") { .text($0.actionLabel?.string) },
+        ResultField(key: "blocked_versions") { result in
+            .text(result.decision.snapshot.flatMap { $0.blockedVersions.isEmpty ? nil : join($0.blockedVersions, separator: ",") })
+        },
+        ResultField(key: "config_age_s") { .number($0.configAgeSeconds) },
+        ResultField(key: "current") { .text($0.current) },
+        ResultField(key: "dismiss_label") { .text($0.dismissLabel?.string) },
+        ResultField(key: "error") { .number(Int64(errorCode($0.failure))) },
+        ResultField(key: "error_message") { .text($0.errorMessage?.string) },
+        ResultField(key: "error_name") { .text(errorName(errorCode($0.failure))) },
+        ResultField(key: "fetch_error") { .number(Int64(errorCode($0.fetchFailure))) },
+        ResultField(key: "fetch_error_message") { .text($0.fetchFailure?.message) },
+        ResultField(key: "latest") { .text($0.latest?.string) },
+        ResultField(key: "locale") { .text($0.language) },
+        ResultField(key: "message") { .text($0.message?.string) },
+        ResultField(key: "min_required") { .text($0.minRequired?.string) },
+        ResultField(key: "min_required_effective_at") {
+            .text($0.decision.snapshot?.minEffectiveAt.map(RFC3339.text))
+        },
+        ResultField(key: "note") { .text($0.note) },
+        ResultField(key: "origin") { .text(LoadedConfig.Origin.name($0.origin)) },
+        ResultField(key: "reason") { .text($0.reason.string) },
+        ResultField(key: "rollout_bucket") { .number($0.decision.rolloutBucket.map(Int64.init)) },
+        ResultField(key: "rollout_percent") { .number($0.rolloutPercent.map(Int64.init)) },
+        ResultField(key: "rule") { .text($0.rule.nameText) },
+        ResultField(key: "should_prompt") { .flag($0.shouldPrompt) },
+        ResultField(key: "skip_label") { .text($0.skipLabel?.string) },
+        ResultField(key: "source") { .text($0.source) },
+        ResultField(key: "status") { .text($0.status.name) },
+        ResultField(key: "store_note") { .text($0.storeNote) },
+        ResultField(key: "store_url") { .text($0.storeURL?.string) },
+        ResultField(key: "store_web_fallback") { .text($0.storeWebFallback) },
+        ResultField(key: "template_version") { .number($0.templateVersion) },
+        ResultField(key: "title") { .text($0.title?.string) },
+    ]
+
+    static let byKey: [String: ResultField] = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// The JSON form of a result (vg_result_json): every key, null for unknown values.
+    static func json(_ result: GateResult) -> String {
+        var json = JSONWriter()
+        json.beginObject()
+        for field in all {
+            switch field.value(result) {
+            case .text(let text): json.member(field.key, text)
+            case .number(let number): json.member(field.key, number)
+            case .flag(let flag): json.member(field.key, flag)
+            }
+        }
+        json.endObject()
+        return json.text
+    }
+}
