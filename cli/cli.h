@@ -8,7 +8,6 @@
  *
  *   args.c    the command line: verbs, options in any order, --set, --
  *   client.c  a vg_client made from the options; one-line warnings
- *   json.c    reading fields of vg_result_json (a flat object)
  *   verbs.c   check, compare, store-url
  *   explain.c explain
  *   exec.c    exec: the check, the prompt, then execv COMMAND (or exit 20)
@@ -77,13 +76,6 @@ void vgcli_warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* The fail-open warning for a result with an error; for a VG_OK one
  * decided from the cache or defaults after a failed fetch, that failure. */
 void vgcli_warn_result(const vg_result *result);
-
-/* ---- json.c ---- */
-
-/* The value of a top-level member of a flat JSON object: a malloc'd,
- * decoded copy of a string, the text of a number/true/false, or NULL for
- * null, a missing key or malformed JSON. Free with free(). */
-char *vgcli_json_get(const char *json, const char *key);
 
 /* ---- verbs ---- */
 int vgcli_check(const vgcli_args *args);

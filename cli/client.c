@@ -51,12 +51,8 @@ void vgcli_warn_result(const vg_result *result) {
     int code = vg_result_error(result);
     if (code == VG_OK) {
         /* Decided from the cache or the defaults although the fetch failed. */
-        char *fetch = vgcli_json_get(vg_result_json(result), "fetch_error_message");
-        char *origin = vgcli_json_get(vg_result_json(result), "origin");
-        if (fetch) vgcli_warn("%s; decided from the %s", fetch,
-                              origin && strcmp(origin, "embedded_default") == 0 ? "defaults document" : "cached config");
-        free(fetch);
-        free(origin);
+        const char *fetch = vg_result_get(result, "fetch_error_message");
+        if (fetch) vgcli_warn("%s; decided from origin %s", fetch, vg_result_get(result, "origin"));
         return;
     }
     const char *message = vg_result_error_message(result);

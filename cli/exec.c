@@ -46,9 +46,8 @@ static int blocked(const vg_result *result, const vgcli_prompt *prompt, vgcli_pl
         if (place != VGCLI_PLACE_NONE) vgcli_notify(prompt);
     }
     if (answer == VGCLI_UPDATE) open_store(prompt->url);
-    const char *minimum = vg_result_min_required(result);
-    fprintf(stderr, "versiongate: %s not started: version %s is below the minimum %s\n", args->command[0],
-            args->version, minimum ? minimum : "");
+    fprintf(stderr, "versiongate: %s not started: %s (%s)\n", args->command[0], vg_result_get(result, "reason"),
+            vg_result_rule(result));
     return VGCLI_EXIT_MANDATORY;
 }
 

@@ -62,7 +62,7 @@ static const struct {
     {"compare",
      "Usage: versiongate compare A B\n"
      "Prints -1 (A < B), 0 (equal) or 1 (A > B) and exits 0; an invalid version exits 1.\n"
-     "Versions: [v]N(.N)*[-pre][+build], semver pre-release order, build ignored.\n"
+     "The library compares (semver pre-release order, build ignored; versiongate(1) has the grammar).\n"
      "\n"
      "Examples:\n"
      "  versiongate compare 1.10 1.9        # 1\n"

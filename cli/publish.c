@@ -23,7 +23,7 @@ int vgcli_lint(const vgcli_args *args) {
     int code = vg_lint(&problems, args->positional[0], names);
     if (code == VG_EINVAL || !problems) {
         vg_free(problems);
-        return vgcli_usage_error("lint", "a --platform is not [a-z0-9_]{1,32}, or FILE is not UTF-8");
+        return vgcli_usage_error("lint", "the library refused a --platform name, or FILE is not UTF-8");
     }
     fputs(problems, stdout);
     vg_free(problems);
@@ -42,7 +42,7 @@ static int count_line(vg_client *client, const char *version, double count, tall
     vg_client_check(&result, client, version);
     if (vg_result_error(result) == VG_EVERSION)
         vgcli_warn("\"%s\" is not a valid version; counted as up to date (the library fails open)", version);
-    char *percent_text = vgcli_json_get(vg_result_json(result), "rollout_percent");
+    const char *percent_text = vg_result_get(result, "rollout_percent");
     vg_status status = vg_result_status(result);
     if (percent_text) {
         double share = strtod(percent_text, NULL) / 100;
@@ -55,7 +55,6 @@ static int count_line(vg_client *client, const char *version, double count, tall
     } else {
         t->up_to_date += count;
     }
-    free(percent_text);
     vg_result_free(result);
     return 0;
 }

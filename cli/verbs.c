@@ -4,14 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *status_name(vg_status status) {
-    switch (status) {
-    case VG_STATUS_MANDATORY: return "MANDATORY";
-    case VG_STATUS_OPTIONAL: return "OPTIONAL";
-    default: return "UP_TO_DATE";
-    }
-}
-
 int vgcli_check(const vgcli_args *args) {
     char error[600];
     vg_client *client = vgcli_client(args, error, sizeof error);
@@ -23,7 +15,7 @@ int vgcli_check(const vgcli_args *args) {
     if (args->json) {
         printf("%s\n", vg_result_json(result));
     } else {
-        printf("status: %s\n", status_name(status));
+        printf("status: %s\n", vg_result_get(result, "status"));
         if (vg_result_title(result)) printf("title: %s\n", vg_result_title(result));
         if (vg_result_message(result)) printf("message: %s\n", vg_result_message(result));
         if (vg_result_store_url(result)) printf("url: %s\n", vg_result_store_url(result));
@@ -41,7 +33,7 @@ int vgcli_compare(const vgcli_args *args) {
         int a = 0;
         const char *bad = vg_version_compare(&a, args->positional[0], args->positional[0]) != VG_OK
             ? args->positional[0] : args->positional[1];
-        fprintf(stderr, "versiongate compare: \"%s\" is not a valid version ([v]N(.N)*[-pre][+build])\n", bad);
+        fprintf(stderr, "versiongate compare: \"%s\": %s\n", bad, vg_strerror(code));
         return VGCLI_EXIT_INVALID;
     }
     printf("%d\n", order);

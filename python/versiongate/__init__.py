@@ -240,6 +240,8 @@ vg_client_set_log_callback = _declare(
 # Result getters. Strings are owned by the result: c_char_p copies them while
 # the result is alive; they are never freed by us.
 vg_result_status = _declare("vg_result_status", c_int, [_vg_result_p])
+vg_result_rule = _declare("vg_result_rule", c_char_p, [_vg_result_p])
+vg_result_get = _declare("vg_result_get", c_char_p, [_vg_result_p, c_char_p])
 vg_result_should_prompt = _declare(
     "vg_result_should_prompt", c_int, [_vg_result_p])
 vg_result_title = _declare("vg_result_title", c_char_p, [_vg_result_p])
@@ -376,6 +378,19 @@ class _Handle:
         return self._handle
 
 
+def _text_field(key: str, doc: str) -> property:
+    """A Result property that reads one text field of the schema."""
+    return property(lambda self: self.get(key), doc=doc)
+
+
+def _number_field(key: str, doc: str) -> property:
+    """A Result property that reads one number field of the schema."""
+    def read(self) -> Optional[int]:
+        text = self.get(key)
+        return None if text is None else int(text)
+    return property(read, doc=doc)
+
+
 class Result(_Handle):
     """One answer of the gate; owns a ``vg_result *``.
 
@@ -447,6 +462,35 @@ class Result(_Handle):
     @property
     def latest(self) -> Optional[str]:
         return _decode(vg_result_latest(self._h()))
+
+    @property
+    def rule(self) -> str:
+        """``vg_result_rule``: the rule that decided ("blocked", "below_minimum",
+        "grace_period", "below_latest", "outside_rollout", "up_to_date",
+        "fail_open"; more may be added)."""
+        return _decode(vg_result_rule(self._h()))
+
+    def get(self, key: str) -> Optional[str]:
+        """``vg_result_get``: the field with that JSON key as text (numbers in
+        decimal, booleans "true"/"false"); None for null or an unknown key."""
+        return _decode(vg_result_get(self._h(), key.encode("utf-8")))
+
+    reason = _text_field("reason", "The decision for people, naming the numbers.")
+    blocked_versions = _text_field("blocked_versions", "The valid blocked versions, comma-separated.")
+    current = _text_field("current", "The current version, trimmed; None when invalid.")
+    locale = _text_field("locale", "The language of the texts.")
+    min_required_effective_at = _text_field("min_required_effective_at", "When the minimum takes effect (RFC 3339).")
+    note = _text_field("note", "Why a prompt is or is not shown now.")
+    origin = _text_field("origin", 'Where the config came from ("none" when none decided).')
+    source = _text_field("source", "The source the check used.")
+    store_note = _text_field("store_note", "Why a store URL was refused or a fallback used.")
+    store_web_fallback = _text_field("store_web_fallback", "An https page for when no handler opens store_url.")
+    fetch_error_message = _text_field("fetch_error_message", "A failed fetch although a config decided.")
+    config_age_s = _number_field("config_age_s", "Seconds since a remote config was fetched.")
+    fetch_error = _number_field("fetch_error", "The failed fetch's error code (0: none).")
+    rollout_bucket = _number_field("rollout_bucket", "This installation's bucket when a staged rollout decided.")
+    rollout_percent = _number_field("rollout_percent", "The staged rollout's percent when it decided.")
+    template_version = _number_field("template_version", "The Remote Config template's version.")
 
     @property
     def json_text(self) -> str:
