@@ -690,7 +690,8 @@ def test_a_planted_installation_id_is_never_used(sandbox, case, kind):
         # The user's own directory: the untrusted file is replaced by a new id of the user's.
         assert used != planted and modes(made) == (NOBODY, 0o600)
     else:
-        assert r["status"] == "UP_TO_DATE" and "no installation id" in r["note"], r
+        assert r["status"] == "UP_TO_DATE" and r["rule"] == "outside_rollout", r
+        assert "no installation id" in r["reason"], r
         return
     assert (r["status"] == "OPTIONAL") == (rollout_bucket(used, "9.9") < 99), r
 

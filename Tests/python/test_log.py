@@ -67,7 +67,7 @@ def test_levels_filter(server, tmp_path, monkeypatch):
     info = [message for _, message in heard[logging.INFO]]
     assert any("fetching" in m for m in info) and any("fetched a new config" in m for m in info), info
     assert {lvl for lvl, _ in heard[logging.INFO]} == {"INFO"}
-    assert any(lvl == "DEBUG" and m.startswith("MANDATORY for 1.0.38") for lvl, m in heard[logging.DEBUG])
+    assert any(lvl == "DEBUG" and m.startswith("MANDATORY (below_minimum: 1.0.38 is below") for lvl, m in heard[logging.DEBUG])
 
 
 def test_a_failed_fetch_names_the_url_and_turning_it_off(server, tmp_path, monkeypatch):

@@ -31,7 +31,9 @@ def decide(source, version, **options):
 def test_a_blocked_version_is_mandatory_whatever_the_minimum(write_doc):
     src = write_doc(flat("1.0.0", "2.0", blocked_versions_linux=" 1.6 ,1.0.40"))
     status, error, js = decide(src, "1.6.0")              # 1.6 blocks 1.6.0: the version grammar compares
-    assert (status, error) == (MANDATORY, VG_OK) and "1.6.0 is a blocked version" in js["note"]
+    assert (status, error) == (MANDATORY, VG_OK)
+    assert (js["rule"], js["reason"]) == ("blocked", "1.6.0 is in blocked_versions_linux")
+    assert js["blocked_versions"] == "1.6,1.0.40"
     assert decide(src, "1.0.40")[0] == MANDATORY
     assert decide(src, "1.6.1")[0] == OPTIONAL           # not listed: the thresholds decide
     assert decide(src, "2.0")[0] == UP_TO_DATE
@@ -60,7 +62,9 @@ def test_before_the_date_a_new_minimum_is_optional_with_the_date(write_doc, monk
         with vg.Client(source=str(src), session_scope="process", locale=locale) as c, c.check("1.0.38") as r:
             assert (r.status, r.should_prompt, r.error) == (OPTIONAL, True, VG_OK)
             assert date in r.message
-            assert "grace period: required from 2027-03-01T00:00:00Z" in json.loads(r.json_text)["note"]
+            assert (r.rule, r.reason) == ("grace_period", "1.0.38 is below min_required_version_linux 1.0.39, "
+                                                          "required from 2027-03-01T00:00:00Z")
+            assert r.min_required_effective_at == "2027-03-01T00:00:00Z"
     with fake_clock.clock().frozen_at(EFFECTIVE_S):
         assert decide(src, "1.0.38")[0] == MANDATORY
     with fake_clock.clock().frozen_at(EFFECTIVE_S - DAY):
@@ -132,8 +136,9 @@ def test_a_rollout_over_2000_installations(write_doc, tmp_path, monkeypatch):
             assert error == VG_OK, js
             seen.append(status)
             assert (status == OPTIONAL) == (bucket(installation, "1.0.41") < 30), (installation, js)
+            assert js["rollout_bucket"] == bucket(installation, "1.0.41"), js
             if status == UP_TO_DATE:
-                assert "outside the staged rollout of 1.0.41" in js["note"]
+                assert js["rule"] == "outside_rollout" and "outside its staged rollout" in js["reason"], js
         answers.append(seen)
     assert answers[0] == answers[1]
     share = answers[0].count(OPTIONAL) / len(ids) * 100
@@ -170,4 +175,4 @@ def test_without_a_state_directory_a_staged_prompt_is_not_shown(write_doc, monke
     monkeypatch.delenv("HOME", raising=False)
     status, error, js = decide(write_doc(flat(latest_version_linux_rollout_percent="99")), "1.0.40")
     assert (status, error) == (UP_TO_DATE, VG_OK)
-    assert "no installation id" in js["note"]
+    assert js["rule"] == "outside_rollout" and "no installation id" in js["reason"], js

@@ -1,0 +1,102 @@
+"""The result's one schema (issue 21): the header's field list, the JSON,
+vg_result_get, the Python Result, the README and the man page say the same.
+
+For results of every rule (Tests/python/test_decision.py's cases), in one
+process: the JSON's keys are the header's list in its order; vg_result_get
+of each key is the JSON value as text (numbers in decimal, booleans
+true/false, NULL for null) and NULL for keys outside the list; each key is a
+property of the Python Result with the JSON's value; scripts/result_fields
+--check finds the README's table and the man page's section up to date.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.machinery
+import importlib.util
+import json
+import subprocess
+
+import pytest
+
+import versiongate as vg
+from conftest import REPO
+from test_decision import CASES
+
+SCRIPT = REPO / "scripts" / "result_fields"
+
+
+def header_fields() -> list[tuple[str, str, str]]:
+    loader = importlib.machinery.SourceFileLoader("result_fields", str(SCRIPT))
+    spec = importlib.util.spec_from_loader("result_fields", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module.fields()
+
+
+@pytest.fixture(scope="module")
+def lib():
+    library = ctypes.CDLL(vg.LIBRARY_PATH)
+    library.vg_result_get.restype = ctypes.c_char_p
+    library.vg_result_get.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    library.vg_result_json.restype = ctypes.c_char_p
+    library.vg_result_json.argtypes = [ctypes.c_void_p]
+    return library
+
+
+def as_text(value):
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@pytest.fixture(params=sorted(CASES))
+def result(request, tmp_path):
+    document, version = CASES[request.param][:2]
+    path = tmp_path / "gate.json"
+    if document is not None:
+        path.write_text(json.dumps(document))
+    with vg.Client(source=str(path), session_scope="process") as client, client.check(version) as r:
+        yield r
+
+
+def test_the_json_keys_are_the_headers_list_in_its_order(result, lib):
+    keys = list(json.loads(lib.vg_result_json(result._h())))
+    assert keys == [key for key, _, _ in header_fields()]
+
+
+def test_vg_result_get_is_the_json_for_every_key(result, lib):
+    document = json.loads(lib.vg_result_json(result._h()))
+    types = {key: kind for key, kind, _ in header_fields()}
+    for key, value in document.items():
+        got = lib.vg_result_get(result._h(), key.encode())
+        assert (None if got is None else got.decode()) == as_text(value), key
+        expected_type = {str: "text", int: "number", bool: "boolean"}.get(type(value))
+        assert value is None or types[key] == expected_type, (key, value)
+    for stranger in ("", "Status", "status ", "reasons", "min_required_version_linux", "rule\n"):
+        assert lib.vg_result_get(result._h(), stranger.encode()) is None, stranger
+    assert lib.vg_result_get(result._h(), None) is None
+    assert lib.vg_result_get(None, b"status") is None
+
+
+def test_each_key_is_a_python_property_with_the_json_value(result):
+    document = result.json()
+    for key, value in document.items():
+        assert isinstance(getattr(type(result), key, None), property), "Result has no property %s" % key
+        got = getattr(result, key)
+        if key == "status":
+            got = got.name
+        assert got == value, key
+        assert result.get(key) == as_text(value), key
+
+
+def test_the_readme_and_the_man_page_copy_the_headers_list():
+    done = subprocess.run([str(SCRIPT), "--check"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stdout + done.stderr
+    readme = (REPO / "README.md").read_text()
+    man = (REPO / "man" / "versiongate.1").read_text()
+    for key, _, _ in header_fields():
+        assert "| `%s` |" % key in readme, key
+        assert ".B %s\n" % key.replace("-", "\\-") in man, key
