@@ -65,8 +65,10 @@ def run_old(tree: Path, argv: list[str], tmp_path: Path, **env) -> subprocess.Co
     (tmp_path / "state").mkdir(exist_ok=True)
     loader = tree / "lib" / "x86_64-linux-gnu" / "ld-2.31.so"
     command = [str(loader), "--inhibit-cache", "--library-path", library_path(tree)] + argv
+    # LD_PRELOAD set empty: scripts/proof's sanitizer runtime, which its
+    # pytest plugin adds to children that leave it unset, needs glibc 2.34.
     environment = child_env(XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"),
-                            XDG_RUNTIME_DIR=str(tmp_path / "state"), **env)
+                            XDG_RUNTIME_DIR=str(tmp_path / "state"), LD_PRELOAD="", **env)
     return subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment,
                           stdin=subprocess.DEVNULL, cwd=str(tmp_path))
 
