@@ -58,7 +58,7 @@ install: all
 	$(INSTALL_LIB) build/lib/$(REAL) $(DESTDIR)$(LIBDIR)/$(REAL)
 	ln -sfn $(REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libversiongate.so
-	$(INSTALL_DATA) include/versiongate.h $(DESTDIR)$(INCLUDEDIR)/versiongate.h
+	$(INSTALL_DATA) include/versiongate.h $(DESTDIR)$(INCLUDEDIR)/versiongate.h   # install copies the link's target
 	$(INSTALL_DATA) build/versiongate.pc $(DESTDIR)$(PKGCONFIGDIR)/versiongate.pc
 	$(INSTALL) -m 0755 build/bin/versiongate $(DESTDIR)$(BINDIR)/versiongate
 	$(INSTALL_DATA) man/versiongate.1 $(DESTDIR)$(MANDIR)/man1/versiongate.1

@@ -12,8 +12,9 @@
  * The baseline is the least a C launcher could write by hand: a comparator
  * of dotted numeric versions (a digit loop, no allocation, no validation),
  * and a decide made of two such comparisons. It is the cost of the answer
- * with none of SPEC §3's validation, pre-release ordering, fail-safe or
- * (for vg_client_check) reading and parsing the document.
+ * with none of the version validation (docs/design.md, "Versions"),
+ * pre-release ordering, fail-safe or (for vg_client_check) reading and
+ * parsing the document.
  *
  * A benchmark, not a test: it exits non-zero only if the library's answers
  * are wrong, which would make the timings meaningless.

@@ -1,5 +1,5 @@
 /*
- * versiongate — the command line over libversiongate (SPEC §11).
+ * versiongate — the command line over libversiongate (docs/design.md, "The command").
  *
  * A thin program: every decision (versions, the gate, sessions, skip and
  * remind, store URLs, opening them) is the library's, reached through the
@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <versiongate.h>
 
-/* Exit codes (SPEC §11). */
+/* Exit codes (docs/design.md, "The command"). */
 enum {
     VGCLI_EXIT_OK = 0,          /* up to date, and every error of a check */
     VGCLI_EXIT_INVALID = 1,     /* compare: an invalid version */

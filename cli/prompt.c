@@ -1,4 +1,4 @@
-/* Where the prompt goes (SPEC §11, --dialog auto):
+/* Where the prompt goes (docs/design.md, "The command", --dialog auto):
  *  1. a terminal, when stdin and stdout are ttys;
  *  2. a desktop dialog in a graphical session (WAYLAND_DISPLAY or DISPLAY)
  *     with zenity or kdialog on PATH, kdialog first under KDE;

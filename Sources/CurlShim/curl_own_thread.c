@@ -111,7 +111,8 @@ static void *run(void *context)
 }
 
 /* Curl's own timer normally answers first, with its message; this grace
- * (2 %, at most 20 ms, well within SPEC §6's 10 %) only lets it. */
+ * (2 %, at most 20 ms, well within the 10 % of docs/design.md,
+ * "Deadlines and limits") only lets it. */
 static struct timespec wait_limit(long timeout_ms)
 {
     long grace_ms = timeout_ms / 50 < 20 ? timeout_ms / 50 : 20;

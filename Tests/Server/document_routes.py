@@ -1,5 +1,5 @@
-"""Self-hosted gate documents for the loopback server (SPEC §5, "Self-hosted
-HTTPS"): what a static host or CDN does with ETag / If-None-Match and
+"""Self-hosted gate documents for the loopback server (docs/design.md, "Sources and the cache"):
+what a static host or CDN does with ETag / If-None-Match and
 Cache-Control, scripted by the test.
 
 Registered into loopback_server's route table by its one import line; nothing

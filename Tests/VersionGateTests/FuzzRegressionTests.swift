@@ -97,9 +97,9 @@ func show(_ bytes: [UInt8]) -> String {
 
 func show(_ text: String) -> String { show(Array(text.utf8)) }
 
-// MARK: - Versions (SPEC §3), with a reference model
+// MARK: - Versions (docs/design.md, "Versions"), with a reference model
 
-/// SPEC §3 written a second way, on plain arrays (allocates freely; clarity
+/// The grammar of docs/design.md, "Versions", written a second way, on plain arrays (allocates freely; clarity
 /// over speed): the independent opinion the parser is checked against.
 enum ReferenceVersion {
     struct Parsed {
@@ -178,7 +178,7 @@ enum ReferenceVersion {
         }
     }
 
-    /// SPEC §4 on reference versions: nil current, min or latest = invalid/absent.
+    /// The gate rule (docs/design.md) on reference versions: nil current, min or latest = invalid/absent.
     static func decide(current: Parsed?, min: Parsed?, latest: Parsed?) -> GateStatus {
         guard let current else { return .upToDate }
         if let min, compare(current, min) < 0 { return .mandatory }
@@ -308,7 +308,7 @@ enum VersionProperties {
     }
 }
 
-// MARK: - Documents and Firebase responses → snapshot → verdict (SPEC §2, §4, §5)
+// MARK: - Documents and Firebase responses → snapshot → verdict (docs/design.md, "The gate rule", "Sources and the cache")
 
 enum GateProperties {
     static let platforms = ["linux", "ios", "android"]
@@ -422,7 +422,7 @@ enum GateProperties {
 
     /// What any parsed config must give: consistent keys, a faithful cache
     /// round trip, and for every platform a snapshot whose thresholds,
-    /// message and URL obey SPEC §4, §7, §8, and verdicts that agree with
+    /// message and URL obey docs/design.md, "The gate rule", "Where to update", "Messages", and verdicts that agree with
     /// the reference gate and the operator's controls — in particular never
     /// MANDATORY unless the current version is valid and either below a
     /// valid minimum already in effect, or equal to a valid blocked version.
@@ -558,7 +558,7 @@ enum GateProperties {
     }
 }
 
-// MARK: - Store URLs (SPEC §7)
+// MARK: - Store URLs (docs/design.md, "Where to update")
 
 enum URLProperties {
     /// The default, and two a launcher might set (options allowed_url_schemes
@@ -618,7 +618,7 @@ enum URLProperties {
         }
     }
 
-    /// An accepted URL passes again, and holds what SPEC §7 promises:
+    /// An accepted URL passes again, and holds what the URL policy promises (docs/design.md, "The trust model"):
     /// only allowed schemes and hosts, never javascript:, file:, data:,
     /// user information, ports, spaces or control characters. Checked on
     /// its own, and where FoundationEssentials' URL parser reads the URL,
@@ -708,7 +708,7 @@ enum URLProperties {
     }
 }
 
-// MARK: - Messages (SPEC §8)
+// MARK: - Messages (docs/design.md, "Messages")
 
 enum MessageProperties {
     static func check(_ text: String, _ check: inout PropertyCheck) {
@@ -742,7 +742,7 @@ enum MessageProperties {
         }
     }
 
-    /// SPEC §8 on a sanitized message, and idempotence.
+    /// The rules of docs/design.md, "Messages" on a sanitized message, and idempotence.
     static func checkSanitized(_ message: String, _ check: inout PropertyCheck) {
         let bytes = Array(message.utf8)
         check.expect(!bytes.isEmpty, "sanitized message is empty (should be nil)")
@@ -759,7 +759,7 @@ enum MessageProperties {
         check.expect(again == message, "sanitize is not idempotent: \(show(message)) → \(again.map(show) ?? "nil")")
     }
 
-    /// SPEC §8: no control characters but "\n", no bidi overrides/embeddings/isolates.
+    /// docs/design.md, "Messages": no control characters but "\n", no bidi overrides/embeddings/isolates.
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x0A: true

@@ -14,7 +14,7 @@ final class GateDocumentTests: XCTestCase {
             ("{}", GateConfig(), #line),
             (#"{"min_required_version_linux": "1.0.39", "latest_version_linux": "1.0.41", "update_message": "Nova versão\n"}"#,
              GateConfig(values: ["min_required_version_linux": "1.0.39", "latest_version_linux": "1.0.41", "update_message": "Nova versão\n"]), #line),
-            // SPEC §2: every JSON type but string is unusable, and reported.
+            // docs/design.md, "The gate rule": every JSON type but string is unusable, and reported.
             (#"{"a": 2.10, "b": 1, "c": true, "d": false, "e": null, "f": [], "g": ["1.0"], "h": {}, "i": {"x": "1"}, "s": "2.10"}"#,
              GateConfig(values: ["s": "2.10"], nonStringKeys: ["a", "b", "c", "d", "e", "f", "g", "h", "i"]), #line),
             (#"{"big": 123456789012345678901234567890, "tiny": 1e-300, "neg": -0, "under": [1e-400]}"#,
@@ -146,7 +146,7 @@ final class GateDocumentTests: XCTestCase {
         XCTAssertEqual(try parse(text).get().values, ["min_required_version_linux": "1.0"])
     }
 
-    /// SPEC §6: 1 MiB is allowed, one byte more is not.
+    /// docs/design.md, "Deadlines and limits": 1 MiB is allowed, one byte more is not.
     func testSizeLimit() {
         let head = Array(#"{"update_message": ""#.utf8), tail = Array(#""}"#.utf8)
         let filler = GateDocument.maxBytes - head.count - tail.count

@@ -4,7 +4,7 @@ import VersionGateC
 @testable import VersionGateCore
 @testable import VersionGateSystem
 
-/// SPEC §4, one row per rule, the rows in Tests/Fixtures/versions.json (shared
+/// docs/design.md, "The gate rule", one row per rule, the rows in Tests/Fixtures/versions.json (shared
 /// with the Python tests). Thresholds that are empty or invalid reach the
 /// gate as nil, exactly as callers hand them over.
 final class GateTests: XCTestCase {

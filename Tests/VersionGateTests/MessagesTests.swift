@@ -23,7 +23,7 @@ final class MessagesTests: XCTestCase {
         }
     }
 
-    /// SPEC §8: option > LANGUAGE (unless the locale is C) > LC_ALL > LC_MESSAGES
+    /// docs/design.md, "Messages": option > LANGUAGE (unless the locale is C) > LC_ALL > LC_MESSAGES
     /// > LANG; empty values are skipped, an unknown first locale is not (POSIX):
     /// it falls back to English. More rows: LanguagesTests.testSelectionChain.
     func testPrecedence() {

@@ -11,7 +11,8 @@ final class OptionTableTests: XCTestCase {
     func testTheHeaderDocumentsExactlyTheTable() throws {
         try checkBlock(in: "Sources/VersionGateC/include/versiongate.h", rendered: Self.headerBlock(),
                        begin: " * Options (generated from ClientOptions.table", end: " * (end of options)")
-        // The installed copy is byte-identical (Tests/c/run.sh), so it documents them too.
+        // include/versiongate.h is a symlink to this file (Tests/c/run.sh), so rewriting it here
+        // rewrites the installed header too.
     }
 
     func testTheReadmeDocumentsExactlyTheTable() throws {

@@ -2,7 +2,7 @@ import XCTest
 @testable import VersionGateCore
 @testable import VersionGateSystem
 
-/// Skip and remind (SPEC §9), on real files under a temporary state home.
+/// Skip and remind (docs/design.md, "Sessions, skip and remind"), on real files under a temporary state home.
 final class PromptStateTests: XCTestCase {
     private func state(_ test: XCTestCase, source: String = "/gate.json", platform: String = "linux") throws
         -> (PromptState, URL) {

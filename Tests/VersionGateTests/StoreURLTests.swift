@@ -4,7 +4,7 @@ import XCTest
 @testable import VersionGateCore
 @testable import VersionGateSystem
 
-/// The store URL (SPEC §7): the policy against hostile URLs and app ids, the
+/// The store URL (docs/design.md, "Where to update"): the policy against hostile URLs and app ids, the
 /// URL building, the resolver's fallbacks, the iTunes lookup against the
 /// loopback server, and opening with a fake `xdg-open`.
 final class StoreURLTests: XCTestCase {

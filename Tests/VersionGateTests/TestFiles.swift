@@ -11,7 +11,7 @@ enum TestFiles {
     static let versions = fixtures.appendingPathComponent("versions.json")
 }
 
-/// Tests/Fixtures/versions.json: the version (SPEC §3) and gate (SPEC §4)
+/// Tests/Fixtures/versions.json: the version (docs/design.md, "Versions") and gate (docs/design.md, "The gate rule")
 /// rows, one table shared with Tests/python/test_versions.py.
 struct VersionTable: Decodable {
     struct Compare: Decodable { let a: String, b: String, expected: Int, rule: String }

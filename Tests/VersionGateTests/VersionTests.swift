@@ -3,7 +3,7 @@ import XCTest
 @testable import VersionGateCore
 @testable import VersionGateSystem
 
-/// SPEC §3, one row per rule, the rows in Tests/Fixtures/versions.json (shared
+/// docs/design.md, "Versions", one row per rule, the rows in Tests/Fixtures/versions.json (shared
 /// with the Python tests). Each comparison is checked in both orders.
 final class VersionTests: XCTestCase {
 

@@ -4,7 +4,7 @@
  * answers, the main thread fork()s. The child's vg_client_check on the
  * same client returns VG_EFORK at once (no crash, no hang on the locks the
  * fetching thread held); the parent's check still ends by its deadline
- * plus 10 % (SPEC §6). The C twin of Tests/python/test_fork.py.
+ * plus 10 % (docs/design.md, "Deadlines and limits"). The C twin of Tests/python/test_fork.py.
  *
  * Build and run (Tests/c/run.sh does this):
  *   gcc -std=c99 -Wall -Wextra -Werror -pthread -ISources/VersionGateC/include \

@@ -1,5 +1,5 @@
 """versiongate check, explain, compare, store-url, --help, --version and
-usage errors (SPEC §11), running the real command and library."""
+usage errors (docs/design.md, "The command"), running the real command and library."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where the prompt appears and what the dialogs get (SPEC §11): fake
+"""Where the prompt appears and what the dialogs get (docs/design.md, "The command"): fake
 zenity, kdialog and notify-send on PATH record their argv; a pty stands in
 for a terminal. Remote text is always literal."""
 

@@ -1,6 +1,6 @@
 """versiongate exec: same pid, argv byte for byte, COMMAND's exit status;
 fail-open; MANDATORY never starts COMMAND; OPTIONAL once per login session,
-remind_after_s and skip-version across sessions (SPEC §9, §11)."""
+remind_after_s and skip-version across sessions (docs/design.md, "Sessions, skip and remind", "The command")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One deadline per call (SPEC §6: a call returns by its deadline plus 10 %),
+"""One deadline per call (docs/design.md, "Deadlines and limits": a call returns by its deadline plus 10 %),
 through the real libversiongate.so and a loopback server.
 
 A check computes its deadline once, from its own client's timeout_ms, and

@@ -1,5 +1,5 @@
-"""Gate documents on disk -> results (SPEC §1, §2, §4, §5, §8), through the
-binding and, where bytes matter, through raw ctypes."""
+"""Gate documents on disk -> results (docs/design.md, "The gate rule",
+"Sources and the cache", "Messages"), through the binding and, where bytes matter, through raw ctypes."""
 
 from __future__ import annotations
 

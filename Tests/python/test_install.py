@@ -92,6 +92,9 @@ def test_the_staged_tree_and_its_uninstall(installed):
     pc = (lib / "pkgconfig/versiongate.pc").read_text()
     assert str(stage) not in pc
     assert "prefix=/usr/local\n" in pc and "Version: %s\n" % version in pc
+    header = stage / "usr/local/include/versiongate.h"     # the file, not include/'s symlink
+    canonical = installed["clone"] / "Sources/VersionGateC/include/versiongate.h"
+    assert not header.is_symlink() and header.read_bytes() == canonical.read_bytes()
     assert files_under(stage) == sorted([
         "usr/local/bin/versiongate", "usr/local/include/versiongate.h",
         "usr/local/lib/libversiongate.so", "usr/local/lib/libversiongate.so.1",

@@ -1,6 +1,6 @@
 """Launchers killed (SIGKILL) at random moments of a fetch and its cache
 write: every file left in the cache reads back whole, temp-file debris does
-not pile up, and the next check is right (SPEC §1: nothing lost)."""
+not pile up, and the next check is right (docs/design.md, "The gate rule": nothing lost)."""
 
 from __future__ import annotations
 

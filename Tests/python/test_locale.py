@@ -1,4 +1,4 @@
-"""SPEC §8: the prompt's language — the locale option, else LC_ALL,
+"""docs/design.md, "Messages": the prompt's language — the locale option, else LC_ALL,
 LC_MESSAGES, LANG (first non-empty) read at check time; fallback en.
 No exact texts are hard-coded: languages are told apart by comparing."""
 

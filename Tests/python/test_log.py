@@ -78,7 +78,7 @@ def test_a_failed_fetch_names_the_url_and_turning_it_off(server, tmp_path, monke
     logger, lines = logger_with(name, logging.WARNING)
     with vg.Client(source=server.url(name), session_scope="process", logger=logger) as client:
         client.check("1.0.38").close()
-        # A 500 asks for a backoff (SPEC §5): both the backoff and the fail-open are warnings.
+        # A 500 asks for a backoff (docs/design.md, "Sources and the cache"): both the backoff and the fail-open are warnings.
         assert [level for level, _ in lines.lines] == ["WARNING", "WARNING"], lines.lines
         backoff, failure = (message for _, message in lines.lines)
         assert server.url(name) in backoff and "back off" in backoff

@@ -1,4 +1,4 @@
-"""A login burst (SPEC §10): launchers of one source that start together
+"""A login burst (docs/design.md, "Sources and the cache"): launchers of one source that start together
 share one request. Real processes, a real loopback server that answers
 slowly, a lock per source under the cache directory (flock), bounded by
 each caller's own deadline."""
@@ -110,7 +110,7 @@ def test_a_stopped_lock_holder_never_holds_the_others_past_their_deadline(server
         os.kill(holder.pid, signal.SIGKILL)
         holder.communicate(timeout=10)
     for a in answers:
-        # SPEC §6: the deadline + 10 %, whoever holds the lock.
+        # docs/design.md, "Deadlines and limits": the deadline + 10 %, whoever holds the lock.
         assert a["_elapsed"] <= timeout_ms / 1000 * 1.1, a
         # Each waited half its deadline, then fetched itself (the server
         # answers these at once) or failed open.

@@ -14,7 +14,7 @@ A name server that never answers cannot be had on loopback, so
 old_curl/stalled_resolver.c (LD_PRELOAD) makes getaddrinfo for one name
 sleep: an older libcurl waits for that lookup's thread (curl issue #2975,
 KNOWN_BUGS until QUICK_EXIT), and the check must still return by its
-deadline plus 10 % (SPEC §6).
+deadline plus 10 % (docs/design.md, "Deadlines and limits").
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ HTTP_AND_HTTPS = 1 | 2
 CURLE_OK, CURLE_UNKNOWN_OPTION = 0, 48
 
 TIMEOUT_MS = 1000
-BOUND_S = TIMEOUT_MS * 1.1 / 1000          # SPEC §6: deadline + 10 %
+BOUND_S = TIMEOUT_MS * 1.1 / 1000          # docs/design.md, "Deadlines and limits": deadline + 10 %
 
 
 def _ldconfig_path(soname: str) -> str | None:

@@ -1,4 +1,5 @@
-"""Remote gate documents through the real libversiongate.so (SPEC §1, §5, §6).
+"""Remote gate documents through the real libversiongate.so (docs/design.md,
+"The gate rule", "Sources and the cache", "Deadlines and limits").
 
 A loopback server (Tests/Server/loopback_server.py with document_routes.py)
 serves scripted documents over plain http on 127.0.0.1 (and https with the

@@ -1,4 +1,4 @@
-"""SPEC §9: OPTIONAL is prompted once per session; MANDATORY always.
+"""docs/design.md, "Sessions, skip and remind": OPTIONAL is prompted once per session; MANDATORY always.
 
 Login scope is tested with real child processes sharing (or not) a
 tmp XDG_RUNTIME_DIR, as launcher processes of one login would."""

@@ -1,5 +1,5 @@
 """vg_client_skip_version through the binding: arguments, errors, effect
-(SPEC §9). The command's use of it is in test_cli_exec.py."""
+(docs/design.md, "Sessions, skip and remind"). The command's use of it is in test_cli_exec.py."""
 
 from __future__ import annotations
 

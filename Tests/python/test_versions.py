@@ -1,4 +1,4 @@
-"""SPEC §3 (versions) and §4 (the pure gate), one row per rule."""
+"""Versions and the pure gate (docs/design.md, "Versions", "The gate rule"), one row per rule."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ typedef enum vg_status {
 typedef enum vg_error {
     VG_OK = 0,
     VG_EINVAL = -1,    /* bad argument: NULL, unknown option key, bad value */
-    VG_EVERSION = -2,  /* a version string is not valid (SPEC §3) */
+    VG_EVERSION = -2,  /* a version string is not valid (docs/design.md, "Versions") */
     VG_ECONFIG = -3,   /* gate document missing, unreadable, malformed or too large */
     VG_ENOMEM = -4,    /* out of memory */
     VG_EINTERNAL = -5, /* a bug in VersionGate; please report it */
@@ -107,14 +107,14 @@ void vg_free(void *ptr);
 /* Versions and the pure gate (no I/O, thread-safe)                    */
 /* ------------------------------------------------------------------ */
 
-/* Compare two version strings (SPEC §3: [v]N(.N)*[-pre][+build]).
+/* Compare two version strings (docs/design.md, "Versions": [v]N(.N)*[-pre][+build]).
  *  out: receives -1 (a < b), 0 (equal) or 1 (a > b); not NULL.
  *  a, b: version strings; not NULL.
  * Returns VG_OK; VG_EVERSION if either string is invalid (*out untouched);
  * VG_EINVAL if any pointer is NULL. */
 int vg_version_compare(int *out, const char *a, const char *b);
 
-/* The gate (SPEC §4) on explicit thresholds.
+/* The gate (docs/design.md, "The gate rule") on explicit thresholds.
  *  current: the running version; invalid or NULL -> VG_STATUS_UP_TO_DATE.
  *  min_required, latest: thresholds; NULL, empty or invalid = absent.
  * Returns MANDATORY if current < min_required, else OPTIONAL if
@@ -282,7 +282,7 @@ int vg_client_set_log_callback(vg_client *client, vg_log_fn fn, void *userdata);
 int vg_lint(char **out, const char *path, const char *platforms);
 
 /* ------------------------------------------------------------------ */
-/* Where to update (SPEC §7)                                            */
+/* Where to update                                                     */
 /* ------------------------------------------------------------------ */
 
 /* The store URL for an app, with default options.

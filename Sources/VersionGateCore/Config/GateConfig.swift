@@ -1,12 +1,13 @@
-/// The thresholds and texts read from one gate document (SPEC §2, §5).
+/// The thresholds and texts read from one gate document (docs/design.md,
+/// "The gate rule", "Sources and the cache").
 /// A plain value: no validation of versions here, the gate does that.
 package struct GateConfig: Sendable, Equatable {
     /// String-valued keys. Flat document: top-level keys whose value is a JSON
     /// string. Template export: `parameters.<key>.defaultValue.value` and
     /// `parameterGroups.<group>.parameters.<key>.defaultValue.value`.
     package var values: [String: String]
-    /// Keys present but unusable, reported so an operator can fix them (SPEC §2
-    /// counts them as absent): a value that is not a JSON string, and in a
+    /// Keys present but unusable, reported so an operator can fix them (the
+    /// gate counts them as absent: docs/design.md, "The gate rule"): a value that is not a JSON string, and in a
     /// template a parameter or `defaultValue` that is not an object, or a key
     /// defined in more than one place.
     package var nonStringKeys: Set<String>

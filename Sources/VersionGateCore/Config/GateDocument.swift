@@ -1,7 +1,9 @@
-/// Reads a gate document (SPEC §5): flat `{"key": "value", …}`, or a Firebase
-/// Remote Config template export (`parameters` / `parameterGroups`).
+/// Reads a gate document (docs/design.md, "Sources and the cache"): flat
+/// `{"key": "value", …}`, or a Firebase Remote Config template export
+/// (`parameters` / `parameterGroups`).
 package enum GateDocument {
-    /// SPEC §6: bodies are capped at 1 MiB; local files get the same limit.
+    /// Bodies are capped at 1 MiB (docs/design.md, "Deadlines and limits");
+    /// local files get the same limit.
     package static let maxBytes = 1 << 20
 
     package static func parse(_ bytes: [UInt8]) throws(GateDocumentError) -> GateConfig {

@@ -1,5 +1,5 @@
 /// Why a gate document (or any JSON we read) was rejected. Every case leads
-/// to UP_TO_DATE (SPEC §1); `message` is for the error report.
+/// to UP_TO_DATE (docs/design.md, "The gate rule"); `message` is for the error report.
 package enum GateDocumentError: Error, Equatable {
     case tooLarge(bytes: Int)
     /// Not UTF-8, or has a NUL byte (never valid in JSON text; a UTF-16 or

@@ -1,5 +1,5 @@
 /// Which built-in catalog answers, chosen the way GNU gettext chooses
-/// (SPEC §8). Pure: the environment is passed in.
+/// (docs/design.md, "Messages"). Pure: the environment is passed in.
 ///
 /// 1. The `locale` option, when non-empty, is the only entry.
 /// 2. Else the locale is the first non-empty of `LC_ALL`, `LC_MESSAGES`,

@@ -1,4 +1,4 @@
-/// The built-in texts of the update prompt in one language (SPEC §8), used
+/// The built-in texts of the update prompt in one language (docs/design.md, "Messages"), used
 /// when the config has no `update_message`.
 package struct MessageCatalog: Sendable, Equatable {
     /// The catalog's tag, as `LocaleChoice.resolve` returns it, e.g. "pt-BR".

@@ -1,5 +1,5 @@
 /// Cleans text that came from the remote config before a launcher shows it
-/// (SPEC §8).
+/// (docs/design.md, "Messages").
 package enum MessageSanitizer {
     /// Longest result, in bytes of UTF-8.
     package static let maxBytes = 1024

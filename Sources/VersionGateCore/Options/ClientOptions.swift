@@ -36,7 +36,7 @@ package struct ClientOptions: Sendable, Equatable {
     /// only with a valid minisign signature by one of these keys.
     package var trustedKeys: [MinisignPublicKey] = []
 
-    /// Where to update (SPEC §7).
+    /// Where to update (docs/design.md, "Where to update").
     package var store = StoreKind.url
     package var appID: String?
     /// nil = from the locale's region, else "us".

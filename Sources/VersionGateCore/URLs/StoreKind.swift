@@ -1,5 +1,5 @@
 /// Where a launcher's app is published (the `store` option), and the pure
-/// URL building for each store (SPEC §7). No I/O: the App Store's trackId is
+/// URL building for each store (docs/design.md, "Where to update"). No I/O: the App Store's trackId is
 /// looked up by the system layer and passed in.
 package enum StoreKind: String, Sendable, CaseIterable {
     /// Apple's App Store; the app id is the bundle id.

@@ -1,4 +1,4 @@
-/// Which URLs may leave the library (SPEC §7): as a store URL in a result, or
+/// Which URLs may leave the library (docs/design.md, "The trust model"): as a store URL in a result, or
 /// handed to `xdg-open`. Nothing is decoded or normalised before the check,
 /// and an accepted URL is returned exactly as given, so accepting is
 /// idempotent: what passed once passes again.

@@ -1,5 +1,5 @@
 /// The URL rules every request and every redirect target must pass
-/// (SPEC §6): https, or plain http to a loopback address (tests only); a
+/// (docs/design.md, "The trust model"): https, or plain http to a loopback address (tests only); a
 /// host and no user information; no spaces or control characters.
 package struct TransportURL: Sendable, Equatable {
     package let scheme: String      // "https" or "http", lower-case

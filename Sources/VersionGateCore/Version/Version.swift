@@ -1,4 +1,4 @@
-/// A valid version (SPEC §3), borrowed: the bytes it was parsed from plus
+/// A valid version (docs/design.md, "Versions"), borrowed: the bytes it was parsed from plus
 /// where its parts lie. Non-escaping use only: it does not own the bytes.
 ///
 /// Parsing walks the bytes once and stores only offsets, so checking a
@@ -25,7 +25,7 @@ package struct Version {
     package let preStart: UInt16
     package let preEnd: UInt16
 
-    /// nil when `bytes` is not a valid version (SPEC §3). `bytes` is the raw
+    /// nil when `bytes` is not a valid version (docs/design.md, "Versions"). `bytes` is the raw
     /// text before trimming, e.g. a C string's bytes without its NUL.
     @inline(__always)  // parsed twice per compare: spare the call
     package init?(bytes: UnsafeBufferPointer<UInt8>) {

@@ -1,4 +1,4 @@
-/// The order of SPEC §3: release components numerically (missing ones are 0),
+/// The order of docs/design.md, "Versions": release components numerically (missing ones are 0),
 /// then the pre-release as semver.org §11 says; build metadata never counts.
 ///
 /// Numbers are compared as digit strings (significant length, then bytes), so

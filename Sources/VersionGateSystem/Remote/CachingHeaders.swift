@@ -38,7 +38,7 @@ package enum CachingHeaders {
         return value
     }
 
-    /// The statuses after which a server wants fewer requests (SPEC §5).
+    /// The statuses after which a server wants fewer requests (docs/design.md, "Sources and the cache").
     package static func isThrottling(_ status: Int) -> Bool {
         [429, 500, 503, 504].contains(status)
     }

@@ -1,7 +1,7 @@
 import VersionGateCore
 import Synchronization
 
-/// A remote config behind the cache (SPEC §5). Per check: a fresh cached
+/// A remote config behind the cache (docs/design.md, "Sources and the cache"). Per check: a fresh cached
 /// config answers without network; otherwise one fetch (single flight per
 /// process; none while backing off); when that fails, the cache if younger
 /// than `maxStale`, else the embedded default, else no config (UP_TO_DATE).

@@ -2,7 +2,7 @@ import VersionGateCore
 import Synchronization
 
 /// Remembers which OPTIONAL prompts were already shown this session
-/// (SPEC §9). `claim` says to prompt exactly once per key and session;
+/// (docs/design.md, "Sessions, skip and remind"). `claim` says to prompt exactly once per key and session;
 /// with `record` false it only says whether it would (dry_run: nothing
 /// is kept, so the next real check still prompts).
 package protocol PromptMemory: Sendable {

@@ -2,7 +2,7 @@ import VersionGateCore
 import Synchronization
 
 /// What the user said about OPTIONAL prompts, kept across login sessions
-/// (SPEC §9): "skip this version" and the time of the last prompt for
+/// (docs/design.md, "Sessions, skip and remind"): "skip this version" and the time of the last prompt for
 /// `remind_after_s`. One pair of small files per source and platform under
 /// `$XDG_STATE_HOME/versiongate/`, read and written through PrivateDirectory
 /// (the user's own 0700 directory, no symlinks, atomic replace), so a file

@@ -1,6 +1,6 @@
 import VersionGateCore
 
-/// The sandbox the process runs in, if any (SPEC §7). Inside Flatpak and
+/// The sandbox the process runs in, if any (docs/design.md, "Where to update"). Inside Flatpak and
 /// Snap, `xdg-open` goes through the desktop portal, which accepts any URI
 /// (exit 0) and shows its own dialog for a scheme no app handles: the
 /// web-page retry never fires there, so the store's https page goes first.

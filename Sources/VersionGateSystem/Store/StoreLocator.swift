@@ -2,7 +2,7 @@ import VersionGateCore
 import Synchronization
 
 /// A client's store URL: its options (store, app id, country, policy,
-/// fallback) applied to the config's update URL (SPEC §7). The last answer
+/// fallback) applied to the config's update URL (docs/design.md, "Where to update"). The last answer
 /// is kept: judging each candidate URL costs ~19k instructions, and a
 /// launcher asks with the same inputs every time. Not for the App Store,
 /// whose answer also depends on a lookup that may change.

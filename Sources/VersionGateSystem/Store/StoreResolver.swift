@@ -1,5 +1,5 @@
 import VersionGateCore
-/// Where to update, decided once per check (SPEC §7).
+/// Where to update, decided once per check (docs/design.md, "Where to update").
 package struct StoreResolution: Sendable, Equatable {
     /// What to show and open; nil when no URL passes the policy (a valid answer).
     package var url: String?

@@ -25,7 +25,7 @@ package struct URLOpenResult: Sendable, Equatable {
     package var succeeded: Bool { outcome == .opened || outcome == .launched }
 }
 
-/// Opens a store URL with `xdg-open` (SPEC §7) through the System's
+/// Opens a store URL with `xdg-open` (docs/design.md, "Where to update") through the System's
 /// ProcessLauncher (an argument vector, no shell, a bounded wait; see
 /// POSIXProcesses), after the URL policy has accepted it.
 ///

@@ -35,7 +35,7 @@ package protocol FileSystem: Sendable {
     func isRecentlyChanged(_ identity: FileIdentity) -> Bool
 }
 
-/// Whose files a read may use (SPEC §10).
+/// Whose files a read may use (docs/design.md, "The trust model").
 package enum FileTrust: Sendable, Equatable {
     /// A gate document: owned by root or the user, not writable by others
     /// (group-writable is allowed: a team may share one).

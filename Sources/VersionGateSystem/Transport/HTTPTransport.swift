@@ -44,7 +44,7 @@ package struct HTTPResponse: Sendable {
     }
 }
 
-/// What one call may cost. SPEC §6 defaults.
+/// What one call may cost; the defaults of docs/design.md, "Deadlines and limits".
 package struct TransportLimits: Sendable, Equatable {
     /// One total deadline: DNS, connect, TLS, every redirect and the body.
     package var timeoutMs = 3000
