@@ -322,7 +322,7 @@ def compare(a: StrOrBytes, b: StrOrBytes) -> int:
     """-1, 0 or 1 as version ``a`` is lower, equal or higher than ``b``.
 
     Raises :class:`VersionGateError` (``code == Error.EVERSION``) when either
-    string is not a valid version (SPEC §3).
+    string is not a valid version (docs/design.md, "Versions").
     """
     if a is None or b is None:
         raise TypeError("compare() needs two version strings")
@@ -334,7 +334,7 @@ def compare(a: StrOrBytes, b: StrOrBytes) -> int:
 def decide(current: Optional[StrOrBytes],
            min_required: Optional[StrOrBytes] = None,
            latest: Optional[StrOrBytes] = None) -> Status:
-    """The pure gate (SPEC §4) on explicit thresholds; never raises for values."""
+    """The pure gate (docs/design.md, "The gate rule") on explicit thresholds; never raises for values."""
     return Status(vg_decide(_encode(current), _encode(min_required),
                             _encode(latest)))
 

@@ -14,7 +14,7 @@ package enum GateStatus: Int, Sendable {
     }
 }
 
-/// The decision of SPEC §4, pure: no I/O, no clock, no environment. The
+/// The gate rule (docs/design.md, "The gate rule"), pure: no I/O, no clock, no environment. The
 /// rule is written once, over any form of version the caller has.
 package enum Gate {
     /// `order(current, threshold)` is -1, 0 or 1, nil when either is not a
