@@ -21,4 +21,31 @@ final class PureRulesTests: XCTestCase {
         XCTAssertEqual(fnv1a64Hex("foobar"), "85944171f73967e8")
         XCTAssertEqual(Rollout.bucket(installationID: "foo", latest: "bar"), Int(FNV1a64.hash("foo\nbar") % 100))
     }
+
+    // MARK: Control and bidi code points
+
+    func testOneTableOfControlsAndEachUsersClasses() {
+        // Written out again here, so a changed table fails.
+        let controls = Set<UInt32>(Array(0x00...0x1F) + Array(0x7F...0x9F))
+        let bidiControls = Set<UInt32>(Array(0x202A...0x202E) + Array(0x2066...0x2069))
+        let bidiMarks: Set<UInt32> = [0x200E, 0x200F]
+        let separators: Set<UInt32> = [0x2028, 0x2029]
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected: ControlScalar? = controls.contains(value) ? .control
+                : bidiControls.contains(value) ? .bidiControl
+                : bidiMarks.contains(value) ? .bidiMark
+                : separators.contains(value) ? .separator : nil
+            let removed = (controls.contains(value) && value != 0x0A) || bidiControls.contains(value)
+            if ControlScalar(scalar) != expected || MessageSanitizer.removes(scalar) != removed {
+                XCTFail("U+\(String(value, radix: 16)): \(String(describing: ControlScalar(scalar)))")
+            }
+        }
+        let hostile = "a\tb\u{202E}c\u{200F}d\u{2028}e\n"
+        XCTAssertEqual(OneLine.text(hostile), "a b c d e ")
+        XCTAssertEqual(MessageSanitizer.sanitize("x" + hostile), "xabc\u{200F}d\u{2028}e")
+        let document = #"{"update_message": "a\tb\u202Ec\u200Fd\u2028e\n"}"#
+        let lint = GateLint.problems(Array(document.utf8), platforms: ["linux"])
+        XCTAssertTrue(lint.contains { $0.contains("has 2 control or bidi override") }, "\(lint)")
+    }
 }
