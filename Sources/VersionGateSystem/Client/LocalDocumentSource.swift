@@ -80,10 +80,7 @@ package final class LocalDocumentSource: ConfigSource {
                                          signatureName: signaturePath).get()
         let seen = SignedTimestamps(PrivateDirectory(base: XDGDirectories.stateHome(request.environment.variables),
                                                      files: request.files))
-        if let refused = SignatureCheck.rollback(signature, newestSeen: seen.newest(for: "file:" + path), document: path) {
-            throw refused
-        }
-        if let timestamp = signature.timestamp { seen.record(timestamp, for: "file:" + path) }
+        try seen.admit(signature, for: "file:" + path, document: path).get()
         return (signature, signatureFile.identity)
     }
 }

@@ -175,13 +175,10 @@ package final class RemoteSource: ConfigSource {
         if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
             return .failure(.config("\(name): template version \(new) is older than the cached \(old); rejected"))
         }
-        let seen = SignedTimestamps(stateDirectory)
-        if settings.trust != nil, let signature = entry.config.signature {
-            let newest = [cached?.entry.config.signature?.timestamp, seen.newest(for: fetcher.cacheKey)].compactMap { $0 }.max()
-            if let refused = SignatureCheck.rollback(signature, newestSeen: newest, document: name) {
-                return .failure(refused)
-            }
-            if let timestamp = signature.timestamp { seen.record(timestamp, for: fetcher.cacheKey) }
+        if settings.trust != nil, let signature = entry.config.signature,
+           case .failure(let refused) = SignedTimestamps(stateDirectory).admit(
+               signature, for: fetcher.cacheKey, alsoSeen: cached?.entry.config.signature?.timestamp, document: name) {
+            return .failure(refused)
         }
 
         // The identity of the file just written, so the next check does not
