@@ -67,18 +67,17 @@ package struct PromptState: Sendable {
     }
 
     /// Whether an OPTIONAL for `latest` prompts now: not when the user
-    /// skipped that version (or a newer one), not within `remindAfter`
-    /// seconds of the last prompt, else whatever the session says. A
-    /// prompt time in the future is never fresh.
+    /// skipped it, not within `remindAfter` seconds of the last prompt
+    /// (PromptRules), else whatever the session says.
     package func claim(latest: String?, now: Int64, remindAfter: Int64, record: Bool = true,
                        session: () -> PromptClaim) -> PromptClaim {
-        if let latest, let skipped = skippedVersion(), Version.compare(latest, skipped).map({ $0 <= 0 }) == true {
+        if let latest, let skipped = skippedVersion(), PromptRules.isSkipped(latest: latest, skipped: skipped) {
             return PromptClaim(shouldPrompt: false, note: "version \(skipped) skipped by the user")
         }
         guard remindAfter > 0 else { return session() }
-        if let last = lastPrompt(), last <= now, now - last < remindAfter {
+        if let last = lastPrompt(), let since = PromptRules.sinceLastPrompt(last, now: now, remindAfter: remindAfter) {
             return PromptClaim(shouldPrompt: false,
-                               note: "prompted \(now - last) s ago; remind_after_s \(remindAfter) (next prompt after \(last + remindAfter))")
+                               note: "prompted \(since) s ago; remind_after_s \(remindAfter) (next prompt after \(last &+ remindAfter))")
         }
         let claim = session()
         if claim.shouldPrompt && record { recordPrompt(at: now) }
