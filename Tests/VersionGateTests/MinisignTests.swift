@@ -193,7 +193,7 @@ final class MinisignTests: XCTestCase {
     }
 
     func testTheRollbackStepRemembersTheNewestAcrossInstances() throws {
-        let directory = PrivateDirectory(base: try makeTemporaryDirectory(self).path)
+        let directory = PrivateDirectory(base: try makeTemporaryDirectory(self).path, files: POSIXFiles())
         let signed = { DocumentSignature(keyID: [], timestamp: $0) }
         XCTAssertNoThrow(try SignedTimestamps(directory).admit(signed(200), for: "k", document: "d").get())
         XCTAssertNoThrow(try SignedTimestamps(directory).admit(signed(150), for: "other", document: "d").get(),

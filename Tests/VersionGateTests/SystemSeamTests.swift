@@ -72,6 +72,18 @@ final class SystemSeamTests: XCTestCase {
         XCTAssertTrue(files.calls.withLock { $0 }.allSatisfy { $0.hasPrefix("/run/user/4242/versiongate/optional-") })
     }
 
+    func testTheSandboxIsTheSystemsEnvironments() throws {
+        func storeURL(_ variables: [String: String]) throws -> String? {
+            let client = GateClient(system: System(environment: CheckEnvironment(variables: variables),
+                                                   files: RefusingFiles()))
+            try client.set("store", "flathub")
+            try client.set("app_id", "org.example.App")
+            return client.storeResolution().url
+        }
+        XCTAssertEqual(try storeURL(["FLATPAK_ID": "org.example.App"]), "https://flathub.org/apps/org.example.App")
+        XCTAssertEqual(try storeURL([:]), "appstream:org.example.App", "no /.flatpak-info through these files")
+    }
+
     func testALocalDocumentIsReadThroughTheSystemsFiles() throws {
         let client = GateClient(system: System(environment: CheckEnvironment(variables: [:]), files: RefusingFiles()))
         let path = try writeFile(makeTemporaryDirectory(self), "gate.json", #"{"min_required_version_linux": "9"}"#)
