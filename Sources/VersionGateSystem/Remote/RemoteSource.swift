@@ -53,13 +53,12 @@ package final class RemoteSource: ConfigSource {
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         var request = request
         request.boot = request.bootClock()   // once per load; local documents never pay for it
-        let variables = request.environment.variables
-        let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables), files: request.files)
+        let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
         if let hit = cached(cacheDirectory), isFresh(hit.entry, at: request) {
             request.log?.add(.debug, "\(name): cached config is fresh (\(age(of: hit.entry, at: request) ?? 0) s old)")
             return .success(loaded(hit, .cacheHit, at: request))
         }
-        let stateDirectory = PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files)
+        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
         case .led(.success(let fetched)):
             var result = loaded(remember(fetched), fetched.origin, at: request)

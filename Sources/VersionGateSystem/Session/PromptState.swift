@@ -16,9 +16,7 @@ package struct PromptState: Sendable {
     /// nil when there is no state directory ($XDG_STATE_HOME and $HOME unset
     /// or relative).
     package init?(source: String, platform: String, environment: CheckEnvironment, files: any FileSystem) {
-        let variables = ["XDG_STATE_HOME": environment.value("XDG_STATE_HOME"), "HOME": environment.value("HOME")]
-            .compactMapValues { $0 }
-        guard let directory = PrivateDirectory(base: XDGDirectories.stateHome(variables), files: files) else {
+        guard let directory = PrivateDirectory(base: environment.stateHome, files: files) else {
             return nil
         }
         self.directory = directory
@@ -113,7 +111,7 @@ extension GateClient {
             throw .config("cannot remember a skipped version: neither XDG_STATE_HOME nor HOME is an absolute path")
         }
         guard state.skip(trimmed) else {
-            throw .config("cannot write the skipped version under \(XDGDirectories.stateHome(system.environment.variables) ?? "")/versiongate")
+            throw .config("cannot write the skipped version under \(system.environment.stateHome ?? "")/versiongate")
         }
     }
 }

@@ -77,6 +77,6 @@ package final class StoreLocator: Sendable {
         limits.timeoutMs = deadline.remainingMilliseconds
         limits.caFile = options.tlsCAFile
         return AppStoreLookup(endpoint: options.itunesEndpoint, limits: limits,
-                              cache: PrivateDirectory(base: XDGDirectories.cacheHome(environment.variables), files: files))
+                              cache: PrivateDirectory(base: environment.cacheHome, files: files))
     }
 }
