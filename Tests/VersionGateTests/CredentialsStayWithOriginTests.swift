@@ -59,7 +59,7 @@ final class CredentialsStayWithOriginTests: XCTestCase {
         let fetcher = FirebaseFetcher(projectID: "vg-test", apiKey: "AIza-secret", appID: "1:2:web:3",
                                       packageName: nil, endpoint: "http://127.0.0.1:9",
                                       installationsEndpoint: "http://127.0.0.1:9")
-        let state = PrivateDirectory(base: NSTemporaryDirectory() + "vg-origin-\(UUID().uuidString)")
+        let state = PrivateDirectory(base: NSTemporaryDirectory() + "vg-origin-\(UUID().uuidString)", files: POSIXFiles())
         defer { state.map { try? FileManager.default.removeItem(atPath: $0.path) } }
         let context = FetchContext(previousETag: nil, appVersion: "1.0", languageCode: "en", transport: recorder,
                                    limits: TransportLimits(), deadline: Deadline(afterMilliseconds: 1000), state: state,

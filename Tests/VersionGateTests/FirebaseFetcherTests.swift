@@ -512,7 +512,7 @@ final class FirebaseFetcherTests: XCTestCase {
     }
 
     private func stateDirectory() throws -> PrivateDirectory {
-        try XCTUnwrap(PrivateDirectory(base: try makeTemporaryDirectory(self).path))
+        try XCTUnwrap(PrivateDirectory(base: try makeTemporaryDirectory(self).path, files: POSIXFiles()))
     }
 
     private func installation(_ state: PrivateDirectory) throws -> FirebaseInstallation? {

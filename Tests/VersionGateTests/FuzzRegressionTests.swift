@@ -672,7 +672,7 @@ enum URLProperties {
     /// URLs the policy accepts, an https web page that differs from the URL,
     /// and reports a refused config URL (with a one-line note).
     static func checkResolution(configURL: String?, appID: String?, _ check: inout PropertyCheck) {
-        let resolver = StoreResolver(lookup: nil)
+        let resolver = StoreResolver(lookup: nil, sandbox: nil)
         let fallback = "https://flathub.org/apps/org.example.Fallback"
         // The config URL is the first candidate whatever the store; an app id
         // matters only to the stores with links of their own.

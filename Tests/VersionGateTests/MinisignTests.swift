@@ -175,14 +175,36 @@ final class MinisignTests: XCTestCase {
 
     func testRollbackRuleAndSignatureLocation() {
         let signed = DocumentSignature(keyID: [], timestamp: 100)
-        XCTAssertNil(SignatureCheck.rollback(signed, newestSeen: nil, document: "d"))
-        XCTAssertNil(SignatureCheck.rollback(signed, newestSeen: 100, document: "d"), "the same release again")
-        XCTAssertNotNil(SignatureCheck.rollback(signed, newestSeen: 101, document: "d"))
-        XCTAssertNotNil(SignatureCheck.rollback(DocumentSignature(keyID: [], timestamp: nil), newestSeen: 1, document: "d"),
-                        "no timestamp counts as the oldest")
+        XCTAssertEqual(try RollbackRule.admit(signed, seen: [], document: "d").get(), 100)
+        XCTAssertEqual(try RollbackRule.admit(signed, seen: [nil, 100], document: "d").get(), 100, "the same release again")
+        XCTAssertEqual(try RollbackRule.admit(signed, seen: [99, nil], document: "d").get(), 100)
+        guard case .failure(let refused) = RollbackRule.admit(signed, seen: [50, 101], document: "d") else {
+            return XCTFail("older than the newest seen, admitted")
+        }
+        XCTAssertEqual(refused.message, "rollback refused: d is signed at timestamp 100, older than the trusted "
+                       + "timestamp 101 already seen")
+        let unstamped = DocumentSignature(keyID: [], timestamp: nil)
+        XCTAssertNil(try RollbackRule.admit(unstamped, seen: [nil], document: "d").get(), "nothing to remember")
+        XCTAssertThrowsError(try RollbackRule.admit(unstamped, seen: [1], document: "d").get(),
+                             "no timestamp counts as the oldest")
         XCTAssertEqual(SignatureCheck.signatureLocation(of: "/etc/app/gate.json"), "/etc/app/gate.json.minisig")
         XCTAssertEqual(SignatureCheck.signatureLocation(of: "https://cdn.example/gate.json?v=2#x"),
                        "https://cdn.example/gate.json.minisig?v=2#x")
+    }
+
+    func testTheRollbackStepRemembersTheNewestAcrossInstances() throws {
+        let directory = PrivateDirectory(base: try makeTemporaryDirectory(self).path, files: POSIXFiles())
+        let signed = { DocumentSignature(keyID: [], timestamp: $0) }
+        XCTAssertNoThrow(try SignedTimestamps(directory).admit(signed(200), for: "k", document: "d").get())
+        XCTAssertNoThrow(try SignedTimestamps(directory).admit(signed(150), for: "other", document: "d").get(),
+                         "per key")
+        XCTAssertThrowsError(try SignedTimestamps(directory).admit(signed(150), for: "k", document: "d").get(),
+                             "the stored 200 is remembered by a new instance")
+        XCTAssertThrowsError(try SignedTimestamps(directory).admit(signed(250), for: "k", alsoSeen: 300,
+                                                                   document: "d").get(), "the source's own")
+        XCTAssertEqual(SignedTimestamps(directory).newest(for: "k"), 200, "a refused one is not remembered")
+        XCTAssertNoThrow(try SignedTimestamps(nil).admit(signed(1), for: "k", document: "d").get(),
+                         "no state directory: nothing seen")
     }
 
     func testCachedConfigKeepsTheSignature() throws {

@@ -312,7 +312,7 @@ final class StoreURLTests: XCTestCase {
     }
 
     func testConfigRefusalIsReportedOnItsOwn() {
-        let resolver = StoreResolver()
+        let resolver = StoreResolver(sandbox: nil)
         let refused = resolver.resolve(store: .flathub, appID: "org.example.App", country: "us",
                                        configURL: "https://u@flathub.org/", fallbackURL: "javascript:x", policy: policy)
         XCTAssertEqual(refused.configRefusal, "user information is not allowed")
@@ -325,7 +325,7 @@ final class StoreURLTests: XCTestCase {
     }
 
     func testTheResolverNeverReturnsARefusedURL() {
-        let resolver = StoreResolver()
+        let resolver = StoreResolver(sandbox: nil)
         let ids = ["org.example.App", "firefox", "com.example.launcher", "../..", "a b", "Firefox", "x\u{202E}"]
         for store in StoreKind.allCases {
             for hostile in Self.hostileURLs {
@@ -385,7 +385,7 @@ final class StoreURLTests: XCTestCase {
         }
         XCTAssertEqual(transport.count, 0)
         // A store URL that cannot be used anyway is not looked up either.
-        let resolver = StoreResolver(lookup: lookup)
+        let resolver = StoreResolver(lookup: lookup, sandbox: nil)
         let got = resolver.resolve(store: .appstore, appID: "com.example.launcher", country: "us", configURL: nil,
                                    fallbackURL: nil, policy: StoreURLPolicy(allowedSchemes: ["https"], allowedHosts: ["flathub.org"]))
         XCTAssertNil(got.url)
@@ -416,8 +416,8 @@ final class StoreURLTests: XCTestCase {
 
     func testLookupAgainstTheFixtures() throws {
         let server = try LoopbackServer(self)
-        let cache = PrivateDirectory(base: try makeTemporaryDirectory(self).path)
-        let resolver = StoreResolver(lookup: lookup(server, cache: cache))
+        let cache = PrivateDirectory(base: try makeTemporaryDirectory(self).path, files: POSIXFiles())
+        let resolver = StoreResolver(lookup: lookup(server, cache: cache), sandbox: nil)
         let us = try fixtureTrackID("lookup_found_example_launcher_us_raw.txt")
         let de = try fixtureTrackID("lookup_found_example_launcher_de_stale_raw.txt")
         let fallback = "itms-apps://itunes.apple.com/lookup?bundleId=com.example.launcher"
@@ -452,7 +452,7 @@ final class StoreURLTests: XCTestCase {
             ("com.example.unknown", 3000, "no app"),
         ]
         for row in rows {
-            let resolver = StoreResolver(lookup: lookup(server, cache: nil, timeoutMs: row.timeoutMs))
+            let resolver = StoreResolver(lookup: lookup(server, cache: nil, timeoutMs: row.timeoutMs), sandbox: nil)
             let start = Deadline.nowNanoseconds()
             let got = resolver.resolve(store: .appstore, appID: row.id, country: "us", configURL: nil,
                                        fallbackURL: nil, policy: policy)
@@ -467,14 +467,14 @@ final class StoreURLTests: XCTestCase {
     func testResolvedTrackIDIsCached() throws {
         let server = try LoopbackServer(self)
         let dir = try makeTemporaryDirectory(self)
-        let cache = PrivateDirectory(base: dir.path)
+        let cache = PrivateDirectory(base: dir.path, files: POSIXFiles())
         let expected = try fixtureTrackID("lookup_found_example_launcher_us_raw.txt")
 
         let first = lookup(server, cache: cache).trackID(bundleID: "com.example.launcher", country: "us")
         XCTAssertEqual(first, AppStoreLookup.Answer(trackID: expected, reason: nil, fromCache: false))
         let second = lookup(server, cache: cache).trackID(bundleID: "com.example.launcher", country: "US")
         XCTAssertEqual(second, AppStoreLookup.Answer(trackID: expected, reason: nil, fromCache: true))
-        let resolved = StoreResolver(lookup: lookup(server, cache: cache))
+        let resolved = StoreResolver(lookup: lookup(server, cache: cache), sandbox: nil)
             .resolve(store: .appstore, appID: "com.example.launcher", country: "us", configURL: nil, fallbackURL: nil, policy: policy)
         XCTAssertEqual(resolved.url, "itms-apps://itunes.apple.com/app/id\(expected)")
         XCTAssertEqual(try lookupRequests(server).count, 1, "the cached trackId was fetched again")
@@ -553,7 +553,7 @@ final class StoreURLTests: XCTestCase {
         let allowed = String(url.dropLast())
         XCTAssertNil(policy.refusal(of: allowed))
 
-        let result = URLOpener.open(allowed, policy: policy, webFallback: nil, timeoutMs: 3000)
+        let result = URLOpener.open(allowed, policy: policy, webFallback: nil, timeoutMs: 3000, processes: POSIXProcesses())
         XCTAssertEqual(result.outcome, .opened, result.message)
         XCTAssertEqual(result.url, allowed)
         XCTAssertEqual(result.exitStatus, 0)
@@ -578,7 +578,8 @@ final class StoreURLTests: XCTestCase {
         for status in [3, 4] {
             let log = try fakeXDGOpen(#"case "$1" in https:*) exit 0;; *) exit \#(status);; esac"#)
             let result = URLOpener.open("appstream:org.example.App", policy: policy,
-                                        webFallback: "https://flathub.org/apps/org.example.App", timeoutMs: 3000)
+                                        webFallback: "https://flathub.org/apps/org.example.App", timeoutMs: 3000,
+                                        processes: POSIXProcesses())
             XCTAssertEqual(result.outcome, .opened, result.message)
             XCTAssertEqual(result.url, "https://flathub.org/apps/org.example.App")
             let lines = calls(log)
@@ -601,7 +602,8 @@ final class StoreURLTests: XCTestCase {
         ]
         for row in rows {
             let log = try fakeXDGOpen(row.body)
-            let result = URLOpener.open(row.url, policy: policy, webFallback: row.web, timeoutMs: 3000)
+            let result = URLOpener.open(row.url, policy: policy, webFallback: row.web, timeoutMs: 3000,
+                                        processes: POSIXProcesses())
             XCTAssertEqual(result.outcome, .failed, row.body + " " + row.url)
             XCTAssertEqual(result.exitStatus, row.status, row.body + " " + row.url)
             XCTAssertEqual(calls(log).count, row.calls, row.body + " " + row.url)
@@ -611,7 +613,8 @@ final class StoreURLTests: XCTestCase {
     func testRefusedURLsSpawnNothing() throws {
         let log = try fakeXDGOpen("exit 0")
         for url in Self.hostileURLs + ["-https://flathub.org/", "--version"] {
-            let result = URLOpener.open(url, policy: policy, webFallback: "https://flathub.org/apps/a.b", timeoutMs: 3000)
+            let result = URLOpener.open(url, policy: policy, webFallback: "https://flathub.org/apps/a.b", timeoutMs: 3000,
+                                        processes: POSIXProcesses())
             XCTAssertEqual(result.outcome, .refused, url.debugDescription)
             XCTAssertFalse(result.succeeded)
         }
@@ -623,7 +626,7 @@ final class StoreURLTests: XCTestCase {
         // Still running at the deadline: reported as launched, on time.
         let log = try fakeXDGOpen("sleep 5")
         let start = Deadline.nowNanoseconds()
-        let result = URLOpener.open("snap://firefox", policy: policy, webFallback: nil, timeoutMs: 300)
+        let result = URLOpener.open("snap://firefox", policy: policy, webFallback: nil, timeoutMs: 300, processes: POSIXProcesses())
         let ms = Double(Deadline.nowNanoseconds() - start) / 1e6
         XCTAssertEqual(result.outcome, .launched, result.message)
         XCTAssertTrue(result.succeeded)
@@ -635,7 +638,7 @@ final class StoreURLTests: XCTestCase {
         let oldPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         setenv("PATH", empty.path, 1)
         defer { setenv("PATH", oldPath, 1) }
-        let missing = URLOpener.open("snap://firefox", policy: policy, webFallback: nil, timeoutMs: 1000)
+        let missing = URLOpener.open("snap://firefox", policy: policy, webFallback: nil, timeoutMs: 1000, processes: POSIXProcesses())
         XCTAssertEqual(missing.outcome, .failed)
         XCTAssertNil(missing.exitStatus)
         XCTAssertTrue(missing.message.contains("not found"), missing.message)

@@ -72,6 +72,32 @@ final class SystemSeamTests: XCTestCase {
         XCTAssertTrue(files.calls.withLock { $0 }.allSatisfy { $0.hasPrefix("/run/user/4242/versiongate/optional-") })
     }
 
+    func testTheSandboxIsTheSystemsEnvironments() throws {
+        func storeURL(_ variables: [String: String]) throws -> String? {
+            let client = GateClient(system: System(environment: CheckEnvironment(variables: variables),
+                                                   files: RefusingFiles()))
+            try client.set("store", "flathub")
+            try client.set("app_id", "org.example.App")
+            return client.storeResolution().url
+        }
+        XCTAssertEqual(try storeURL(["FLATPAK_ID": "org.example.App"]), "https://flathub.org/apps/org.example.App")
+        XCTAssertEqual(try storeURL([:]), "appstream:org.example.App", "no /.flatpak-info through these files")
+    }
+
+    func testAClientsXDGHomesAreResolvedWhenItIsMade() {
+        let saved = getenv("XDG_CACHE_HOME").map { String(cString: $0) }
+        defer { if let saved { setenv("XDG_CACHE_HOME", saved, 1) } else { unsetenv("XDG_CACHE_HOME") } }
+        setenv("XDG_CACHE_HOME", "/vg-before", 1)
+        let client = GateClient(system: System())
+        setenv("XDG_CACHE_HOME", "/vg-after", 1)
+        XCTAssertEqual(client.system.environment.cacheHome, "/vg-before")
+        XCTAssertEqual(CheckEnvironment.current().cacheHome, "/vg-after", "not captured: resolved at each ask")
+        let fixed = CheckEnvironment(variables: ["HOME": "/home/u", "XDG_STATE_HOME": "relative"])
+        XCTAssertEqual(fixed.stateHome, "/home/u/.local/state", "a relative XDG_STATE_HOME is ignored")
+        XCTAssertEqual(fixed.cacheHome, "/home/u/.cache")
+        XCTAssertNil(CheckEnvironment(variables: [:]).capturingDirectories().stateHome)
+    }
+
     func testALocalDocumentIsReadThroughTheSystemsFiles() throws {
         let client = GateClient(system: System(environment: CheckEnvironment(variables: [:]), files: RefusingFiles()))
         let path = try writeFile(makeTemporaryDirectory(self), "gate.json", #"{"min_required_version_linux": "9"}"#)

@@ -45,13 +45,7 @@ package enum GateLint {
         if bytes > MessageSanitizer.maxBytes {
             problems.append("\(key) is \(bytes) bytes; only the first \(MessageSanitizer.maxBytes) are shown")
         }
-        let controls = message.unicodeScalars.filter { scalar in
-            switch scalar.value {
-            case 0x0A: return false
-            case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
-            default: return false
-            }
-        }
+        let controls = message.unicodeScalars.filter(MessageSanitizer.removes)
         if !controls.isEmpty {
             problems.append("\(key) has \(controls.count) control or bidi override "
                             + "character(s); they are removed before it is shown")

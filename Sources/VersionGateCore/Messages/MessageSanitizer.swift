@@ -10,7 +10,7 @@ package enum MessageSanitizer {
     package static func sanitize(_ text: String) -> String? {
         if isCleanASCII(text) { return text }
         // A Swift String is valid Unicode already; bytes were checked when decoded.
-        let kept = trimmed(String(String.UnicodeScalarView(text.unicodeScalars.filter(isAllowed)))[...])
+        let kept = trimmed(String(String.UnicodeScalarView(text.unicodeScalars.filter { !removes($0) }))[...])
         var length = 0
         let cut = kept.prefix { character in
             length += character.utf8.count
@@ -29,12 +29,13 @@ package enum MessageSanitizer {
         return utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A }
     }
 
-    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A: true
-        case 0x00...0x1F, 0x7F...0x9F: false  // C0, DEL, C1
-        case 0x202A...0x202E, 0x2066...0x2069: false  // bidi embeddings, overrides, isolates
-        default: true
+    /// Removed from a message: the controls but "\n", and bidi controls.
+    /// GateLint counts these too, to say what would go.
+    package static func removes(_ scalar: Unicode.Scalar) -> Bool {
+        switch ControlScalar(scalar) {
+        case .control?: scalar != "\n"
+        case .bidiControl?: true
+        case .bidiMark?, .separator?, nil: false
         }
     }
 

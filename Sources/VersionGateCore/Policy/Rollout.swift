@@ -8,10 +8,10 @@
 /// a new sample.
 package enum Rollout {
     package static func bucket(installationID: String, latest: String) -> Int {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in installationID.utf8 + [0x0A] + latest.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
-        return Int(hash % 100)
+        var hasher = FNV1a64()
+        hasher.add(installationID.utf8)
+        hasher.add(CollectionOfOne(0x0A))
+        hasher.add(latest.utf8)
+        return Int(hasher.value % 100)
     }
 }

@@ -11,9 +11,4 @@ package struct DocumentSignature: Sendable, Equatable {
         self.keyID = keyID
         self.timestamp = timestamp
     }
-
-    /// The rollback rule: a document signed before the newest trusted one
-    /// seen is refused (equal is the same release read again). No timestamp
-    /// counts as the oldest.
-    package func isOlder(than newestSeen: Int64) -> Bool { (timestamp ?? 0) < newestSeen }
 }

@@ -48,15 +48,6 @@ package struct SignatureCheck: Sendable {
         }
     }
 
-    /// The rollback refusal, or nil when `signature` is not older than the
-    /// newest trusted timestamp seen for this document.
-    package static func rollback(_ signature: DocumentSignature, newestSeen: Int64?, document: String) -> GateFailure? {
-        guard let newestSeen, signature.isOlder(than: newestSeen) else { return nil }
-        let when = signature.timestamp.map { "signed at timestamp \($0)" } ?? "signed without a timestamp"
-        return GateFailure(.signature, "rollback refused: \(document) is \(when), older than the trusted "
-                           + "timestamp \(newestSeen) already seen")
-    }
-
     /// Where a document's detached signature is: `<path>.minisig`, and for
     /// a URL the path's end (before any query or fragment).
     package static func signatureLocation(of document: String) -> String {

@@ -28,12 +28,8 @@ package enum OneLine {
         "\"" + text(value, max: max) + "\""
     }
 
+    /// Every class of the table becomes a space.
     private static func safe(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: " "            // C0, DEL, C1
-        case 0x2028, 0x2029: " "                      // line and paragraph separators
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: " "  // bidi marks, embeddings, overrides, isolates
-        default: scalar
-        }
+        ControlScalar(scalar) == nil ? scalar : " "
     }
 }

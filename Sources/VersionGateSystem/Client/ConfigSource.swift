@@ -24,7 +24,7 @@ package struct LoadRequest: Sendable {
     /// Wall clock, Unix seconds.
     package var now: Int64
     /// Where caches, state and documents are read and written.
-    package var files: any FileSystem = POSIXFiles()
+    package var files: any FileSystem
     /// The boot clock, read only by the sources that age a cache by it.
     package var bootClock: @Sendable () -> BootInstant? = { nil }
     /// `bootClock` as RemoteSource read it once for this load.

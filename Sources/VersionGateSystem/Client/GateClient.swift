@@ -21,6 +21,9 @@ package final class GateClient: Sendable {
     package let system: System
 
     package init(system: System = .live) {
+        var system = system
+        // Its XDG homes from here on: resolved once, not at every file.
+        system.environment = system.environment.capturingDirectories()
         self.system = system
     }
 

@@ -78,12 +78,8 @@ package final class LocalDocumentSource: ConfigSource {
         }
         let signature = try trust.verify(bytes, signatureFile: signatureFile.bytes, document: path,
                                          signatureName: signaturePath).get()
-        let seen = SignedTimestamps(PrivateDirectory(base: XDGDirectories.stateHome(request.environment.variables),
-                                                     files: request.files))
-        if let refused = SignatureCheck.rollback(signature, newestSeen: seen.newest(for: "file:" + path), document: path) {
-            throw refused
-        }
-        if let timestamp = signature.timestamp { seen.record(timestamp, for: "file:" + path) }
+        let seen = SignedTimestamps(PrivateDirectory(base: request.environment.stateHome, files: request.files))
+        try seen.admit(signature, for: "file:" + path, document: path).get()
         return (signature, signatureFile.identity)
     }
 }

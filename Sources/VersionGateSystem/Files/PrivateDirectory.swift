@@ -8,7 +8,7 @@ package struct PrivateDirectory: Sendable {
     package let files: any FileSystem
 
     /// nil when there is no base directory. Nothing is created until a write.
-    package init?(base: String?, files: any FileSystem = POSIXFiles()) {
+    package init?(base: String?, files: any FileSystem) {
         guard let base else { return nil }
         path = base + "/versiongate"
         self.files = files

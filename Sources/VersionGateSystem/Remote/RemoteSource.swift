@@ -53,13 +53,12 @@ package final class RemoteSource: ConfigSource {
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         var request = request
         request.boot = request.bootClock()   // once per load; local documents never pay for it
-        let variables = request.environment.variables
-        let cacheDirectory = PrivateDirectory(base: XDGDirectories.cacheHome(variables), files: request.files)
+        let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
         if let hit = cached(cacheDirectory), isFresh(hit.entry, at: request) {
             request.log?.add(.debug, "\(name): cached config is fresh (\(age(of: hit.entry, at: request) ?? 0) s old)")
             return .success(loaded(hit, .cacheHit, at: request))
         }
-        let stateDirectory = PrivateDirectory(base: XDGDirectories.stateHome(variables), files: request.files)
+        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
         case .led(.success(let fetched)):
             var result = loaded(remember(fetched), fetched.origin, at: request)
@@ -113,14 +112,15 @@ package final class RemoteSource: ConfigSource {
     }
 
     private static func lockName(_ key: String) -> String { "lock-\(fnv1a64Hex(key))" }
+    private static func backoffName(_ key: String) -> String { "backoff-\(fnv1a64Hex(key)).json" }
 
     private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
                          _ stateDirectory: PrivateDirectory?) -> SingleFlight.Outcome {
-        let backoffFile = Backoff.fileName(forKey: fetcher.cacheKey)
+        let backoffFile = Self.backoffName(fetcher.cacheKey)
         if let backoff = stateDirectory?.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode),
-           request.now < backoff.until, backoff.until &- request.now <= Backoff.maxRetryAfterSeconds {
+           let wait = backoff.remainingSeconds(at: request.now) {
             let failure = GateFailure(.backoff, "\(name): backing off after throttling; "
-                                      + "no request until \(backoff.until - request.now) s from now")
+                                      + "no request until \(wait) s from now")
             return .failure(failure)
         }
 
@@ -175,13 +175,10 @@ package final class RemoteSource: ConfigSource {
         if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
             return .failure(.config("\(name): template version \(new) is older than the cached \(old); rejected"))
         }
-        let seen = SignedTimestamps(stateDirectory)
-        if settings.trust != nil, let signature = entry.config.signature {
-            let newest = [cached?.entry.config.signature?.timestamp, seen.newest(for: fetcher.cacheKey)].compactMap { $0 }.max()
-            if let refused = SignatureCheck.rollback(signature, newestSeen: newest, document: name) {
-                return .failure(refused)
-            }
-            if let timestamp = signature.timestamp { seen.record(timestamp, for: fetcher.cacheKey) }
+        if settings.trust != nil, let signature = entry.config.signature,
+           case .failure(let refused) = SignedTimestamps(stateDirectory).admit(
+               signature, for: fetcher.cacheKey, alsoSeen: cached?.entry.config.signature?.timestamp, document: name) {
+            return .failure(refused)
         }
 
         // The identity of the file just written, so the next check does not
@@ -198,8 +195,8 @@ package final class RemoteSource: ConfigSource {
     /// the embedded default, else no config at all.
     private func fallback(_ cached: Memo?, _ failure: GateFailure, _ request: LoadRequest)
         -> Result<LoadedConfig, GateFailure> {
-        if let cached, settings.maxStaleSeconds > 0, let age = age(of: cached.entry, at: request),
-           age <= settings.maxStaleSeconds {
+        if let cached, CacheFreshness.isFallback(age: age(of: cached.entry, at: request),
+                                                 maxStaleSeconds: settings.maxStaleSeconds) {
             var result = loaded(cached, .cacheAfterError, at: request)
             result.fetchFailure = failure
             return .success(result)
@@ -221,25 +218,13 @@ package final class RemoteSource: ConfigSource {
     }
 
     private func isFresh(_ entry: CachedConfig, at request: LoadRequest) -> Bool {
-        guard let age = age(of: entry, at: request) else { return false }
-        let ttl = entry.maxAgeSeconds.map(Int64.init) ?? settings.cacheTTLSeconds
-        return age < ttl
+        CacheFreshness.isFresh(age: age(of: entry, at: request), maxAgeSeconds: entry.maxAgeSeconds,
+                               ttlSeconds: settings.cacheTTLSeconds)
     }
 
-    /// How long ago the entry was fetched: by the wall clock, and never less
-    /// than the boot clock says when both are of this boot, so a wall clock
-    /// moved back cannot make an old cache young. nil when the entry claims
-    /// to come from the future (a clock moved back, or a bad file): such an
-    /// entry is never fresh, never a fallback.
     private func age(of entry: CachedConfig, at request: LoadRequest) -> Int64? {
-        let wall = request.now &- entry.fetchedAt
-        guard wall >= 0 else { return nil }
-        if let then = entry.fetchedAtBoot, let now = request.boot, then.bootID == now.bootID {
-            let elapsed = now.seconds &- then.seconds
-            guard elapsed >= 0 else { return nil }
-            return max(wall, elapsed)
-        }
-        return wall
+        CacheFreshness.age(fetchedAt: entry.fetchedAt, fetchedAtBoot: entry.fetchedAtBoot, now: request.now,
+                           boot: request.boot)
     }
 
     private func snapshot(_ entry: CachedConfig) -> GateSnapshot {

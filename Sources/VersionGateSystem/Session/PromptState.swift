@@ -16,9 +16,7 @@ package struct PromptState: Sendable {
     /// nil when there is no state directory ($XDG_STATE_HOME and $HOME unset
     /// or relative).
     package init?(source: String, platform: String, environment: CheckEnvironment, files: any FileSystem) {
-        let variables = ["XDG_STATE_HOME": environment.value("XDG_STATE_HOME"), "HOME": environment.value("HOME")]
-            .compactMapValues { $0 }
-        guard let directory = PrivateDirectory(base: XDGDirectories.stateHome(variables), files: files) else {
+        guard let directory = PrivateDirectory(base: environment.stateHome, files: files) else {
             return nil
         }
         self.directory = directory
@@ -67,18 +65,17 @@ package struct PromptState: Sendable {
     }
 
     /// Whether an OPTIONAL for `latest` prompts now: not when the user
-    /// skipped that version (or a newer one), not within `remindAfter`
-    /// seconds of the last prompt, else whatever the session says. A
-    /// prompt time in the future is never fresh.
+    /// skipped it, not within `remindAfter` seconds of the last prompt
+    /// (PromptRules), else whatever the session says.
     package func claim(latest: String?, now: Int64, remindAfter: Int64, record: Bool = true,
                        session: () -> PromptClaim) -> PromptClaim {
-        if let latest, let skipped = skippedVersion(), Version.compare(latest, skipped).map({ $0 <= 0 }) == true {
+        if let latest, let skipped = skippedVersion(), PromptRules.isSkipped(latest: latest, skipped: skipped) {
             return PromptClaim(shouldPrompt: false, note: "version \(skipped) skipped by the user")
         }
         guard remindAfter > 0 else { return session() }
-        if let last = lastPrompt(), last <= now, now - last < remindAfter {
+        if let last = lastPrompt(), let since = PromptRules.sinceLastPrompt(last, now: now, remindAfter: remindAfter) {
             return PromptClaim(shouldPrompt: false,
-                               note: "prompted \(now - last) s ago; remind_after_s \(remindAfter) (next prompt after \(last + remindAfter))")
+                               note: "prompted \(since) s ago; remind_after_s \(remindAfter) (next prompt after \(last &+ remindAfter))")
         }
         let claim = session()
         if claim.shouldPrompt && record { recordPrompt(at: now) }
@@ -114,7 +111,7 @@ extension GateClient {
             throw .config("cannot remember a skipped version: neither XDG_STATE_HOME nor HOME is an absolute path")
         }
         guard state.skip(trimmed) else {
-            throw .config("cannot write the skipped version under \(XDGDirectories.stateHome(system.environment.variables) ?? "")/versiongate")
+            throw .config("cannot write the skipped version under \(system.environment.stateHome ?? "")/versiongate")
         }
     }
 }

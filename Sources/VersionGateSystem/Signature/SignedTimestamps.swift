@@ -18,6 +18,16 @@ package struct SignedTimestamps: Sendable {
             .flatMap { Int64(decimal: String(decoding: $0, as: UTF8.self)) }
     }
 
+    /// The rollback step of a source: `signature` checked against the newest
+    /// stored for `key` and any the source knows itself (`alsoSeen`: a
+    /// cached copy's), and remembered when admitted.
+    package func admit(_ signature: DocumentSignature, for key: String, alsoSeen: Int64? = nil, document: String)
+        -> Result<Void, GateFailure> {
+        RollbackRule.admit(signature, seen: [newest(for: key), alsoSeen], document: document).map { timestamp in
+            if let timestamp { record(timestamp, for: key) }
+        }
+    }
+
     /// Remembers `timestamp` when newer than what is stored.
     package func record(_ timestamp: Int64, for key: String) {
         guard let directory, timestamp > (newest(for: key) ?? Int64.min) else { return }

@@ -8,6 +8,8 @@ package enum Sandbox: String, Sendable {
     case flatpak, snap
 
     /// Flatpak: `FLATPAK_ID` set or `/.flatpak-info` present; Snap: `SNAP` set.
+    /// Read through the check's System when a store URL is resolved (not
+    /// cached: a resolution is, by StoreLocator).
     package static func detect(_ environment: CheckEnvironment, files: any FileSystem,
                                flatpakInfo: String = "/.flatpak-info") -> Sandbox? {
         if environment.value("FLATPAK_ID").map({ !$0.isEmpty }) == true || files.identity(of: flatpakInfo) != nil {
@@ -16,8 +18,4 @@ package enum Sandbox: String, Sendable {
         if environment.value("SNAP").map({ !$0.isEmpty }) == true { return .snap }
         return nil
     }
-
-    /// This process's, read when a store URL is resolved (not cached: a
-    /// resolution is, by StoreLocator).
-    package static func current() -> Sandbox? { detect(.current(), files: POSIXFiles()) }
 }

@@ -35,7 +35,9 @@ package final class StoreLocator: Sendable {
                             configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
         let reusable = options.store != .appstore
         if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
-        let resolution = StoreResolver(lookup: Self.lookup(options, environment, files, deadline)).resolve(
+        let resolver = StoreResolver(lookup: Self.lookup(options, environment, files, deadline),
+                                     sandbox: Sandbox.detect(environment, files: files))
+        let resolution = resolver.resolve(
             store: inputs.store, appID: inputs.appID, country: inputs.country, configURL: inputs.configURL,
             fallbackURL: inputs.fallbackURL, policy: inputs.policy, configKey: inputs.configKey)
         if reusable { last.withLock { $0 = Answer(inputs: inputs, resolution: resolution) } }
@@ -75,6 +77,6 @@ package final class StoreLocator: Sendable {
         limits.timeoutMs = deadline.remainingMilliseconds
         limits.caFile = options.tlsCAFile
         return AppStoreLookup(endpoint: options.itunesEndpoint, limits: limits,
-                              cache: PrivateDirectory(base: XDGDirectories.cacheHome(environment.variables), files: files))
+                              cache: PrivateDirectory(base: environment.cacheHome, files: files))
     }
 }

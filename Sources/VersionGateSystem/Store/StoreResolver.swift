@@ -30,7 +30,7 @@ package struct StoreResolver: Sendable {
     /// Inside a sandbox https candidates come first (see Sandbox).
     package var sandbox: Sandbox?
 
-    package init(lookup: AppStoreLookup? = nil, sandbox: Sandbox? = Sandbox.current()) {
+    package init(lookup: AppStoreLookup? = nil, sandbox: Sandbox?) {
         self.lookup = lookup
         self.sandbox = sandbox
     }

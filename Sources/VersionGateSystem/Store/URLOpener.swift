@@ -40,7 +40,7 @@ package enum URLOpener {
     /// vg_open_url: the default policy, and an `appstream:` or `snap:` URL's
     /// store web page as its fallback; waits at most 5 s.
     package static func open(_ url: String) -> URLOpenResult {
-        open(url, policy: .standard, webFallback: webPage(for: url), timeoutMs: 5000)
+        open(url, policy: .standard, webFallback: webPage(for: url), timeoutMs: 5000, processes: System.live.processes)
     }
 
     /// The https page of a store URL, for when no handler opens its scheme.
@@ -52,7 +52,7 @@ package enum URLOpener {
     }
 
     package static func open(_ url: String, policy: StoreURLPolicy, webFallback: String?, timeoutMs: Int,
-                             processes: any ProcessLauncher = System.live.processes) -> URLOpenResult {
+                             processes: any ProcessLauncher) -> URLOpenResult {
         if let why = refusal(url, policy) {
             return URLOpenResult(outcome: .refused, url: nil, exitStatus: nil, message: "\(OneLine.quoted(url)) refused: \(why)")
         }

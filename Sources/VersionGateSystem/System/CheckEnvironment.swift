@@ -8,11 +8,44 @@ import Glibc
 /// decision code itself never touches the environment.
 package struct CheckEnvironment: Sendable {
     private let fixed: [String: String]?
+    /// The XDG homes, resolved once: at once for a fixed environment, when
+    /// a client is made for the process's (`capturingDirectories`); nil:
+    /// resolved at each ask.
+    private var directories: Directories?
 
-    package init(variables: [String: String]) { fixed = variables }
+    private struct Directories: Sendable {
+        let cacheHome, stateHome: String?
+    }
+
+    package init(variables: [String: String]) {
+        fixed = variables
+        directories = Directories(cacheHome: XDGDirectories.cacheHome(variables),
+                                  stateHome: XDGDirectories.stateHome(variables))
+    }
+
     private init() { fixed = nil }
 
     package static func current() -> CheckEnvironment { CheckEnvironment() }
+
+    /// The same environment with its XDG homes resolved now, for every
+    /// check of one client (instead of at each cache, state and prompt file).
+    package func capturingDirectories() -> CheckEnvironment {
+        var captured = self
+        captured.directories = Directories(cacheHome: cacheHome, stateHome: stateHome)
+        return captured
+    }
+
+    /// `$XDG_CACHE_HOME` by the XDG rules (XDGDirectories).
+    package var cacheHome: String? {
+        if let directories { return directories.cacheHome }
+        return XDGDirectories.cacheHome(variables)
+    }
+
+    /// `$XDG_STATE_HOME` by the XDG rules (XDGDirectories).
+    package var stateHome: String? {
+        if let directories { return directories.stateHome }
+        return XDGDirectories.stateHome(variables)
+    }
 
     package static let names = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
                         "HOME", "TZ"]

@@ -1,4 +1,3 @@
-import VersionGateCore
 /// The response headers that steer caching and backoff.
 package enum CachingHeaders {
     package static let maxAgeCapSeconds = 86_400

@@ -4,18 +4,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// A moment on this boot's clock (CLOCK_BOOTTIME, which counts suspend and
-/// which nobody sets), named by the kernel's boot id so two boots are never
-/// compared.
-package struct BootInstant: Sendable, Equatable {
-    package var bootID: String
-    package var seconds: Int64
-
-    package init(bootID: String, seconds: Int64) {
-        self.bootID = bootID
-        self.seconds = seconds
-    }
-
+/// Reading the boot clock (CLOCK_BOOTTIME) and the kernel's boot id.
+extension BootInstant {
     /// nil when the kernel does not say which boot this is.
     @Sendable package static func now() -> BootInstant? {
         guard let id = bootID.withLock({ $0 }) ?? read() else { return nil }

@@ -1,4 +1,3 @@
-import VersionGateCore
 /// How long to make no request after the server throttled us (429, 500,
 /// 503, 504): 2 min doubling per consecutive failure up to 4 h, ±50 %
 /// jitter so a fleet does not come back in step; a Retry-After (passed only
@@ -12,8 +11,6 @@ package struct Backoff: Sendable, Equatable {
     package static let maxSeconds: Int64 = 4 * 3600
     package static let maxRetryAfterSeconds: Int64 = 24 * 3600
 
-    package static func fileName(forKey key: String) -> String { "backoff-\(fnv1a64Hex(key)).json" }
-
     package static func after(_ previous: Backoff?, now: Int64, retryAfterSeconds: Int?,
                       random: inout some RandomNumberGenerator) -> Backoff {
         let failures = min((previous?.failures ?? 0) + 1, 32)
@@ -21,6 +18,14 @@ package struct Backoff: Sendable, Equatable {
         let jittered = base / 2 + Int64.random(in: 0...base, using: &random)
         let retryAfter = min(Int64(max(retryAfterSeconds ?? 0, 0)), maxRetryAfterSeconds)
         return Backoff(until: now &+ max(jittered, retryAfter), failures: failures)
+    }
+
+    /// Seconds left to wait at `now`; nil when the backoff is over, or lasts
+    /// longer than any server may ask (a bad file, a clock moved back).
+    package func remainingSeconds(at now: Int64) -> Int64? {
+        let (left, overflow) = until.subtractingReportingOverflow(now)
+        guard !overflow, left > 0, left <= Self.maxRetryAfterSeconds else { return nil }
+        return left
     }
 
     package func encoded() -> [UInt8] {
