@@ -77,7 +77,7 @@ package final class GateClient: Sendable {
 
         let snapshot = loaded.snapshot
         let decision = Decision(current: current, snapshot: snapshot, now: request.now) { latest in
-            let state = PrivateDirectory(base: XDGDirectories.stateHome(environment.variables), files: system.files)
+            let state = PrivateDirectory(base: environment.stateHome, files: system.files)
             return (try? source.get()).flatMap { InstallationID.resolve($0, state: state) }
                 .map { Rollout.bucket(installationID: $0, latest: latest) }
         }
