@@ -2,13 +2,14 @@ import XCTest
 @testable import VersionGateCore
 @testable import VersionGateSystem
 
-/// The grace period through the clock seam (System.wallClock), RFC 3339
-/// parsing, and the kill switch and rollout in the pure Verdict.
+/// The grace period through the clock seam (System.wallClock, utcOffset), RFC
+/// 3339 parsing, and the kill switch and rollout in the pure Decision.
 final class OperatorControlsTests: XCTestCase {
     private static let effective: Int64 = 1_803_859_200   // 2027-03-01T00:00:00Z
 
-    private func check(_ path: String, _ version: String, at now: Int64) throws -> GateResult {
-        let client = GateClient(system: System(wallClock: { now }, environment: CheckEnvironment(variables: [:])))
+    private func check(_ path: String, _ version: String, at now: Int64, utcOffset: Int64 = 0) throws -> GateResult {
+        let client = GateClient(system: System(wallClock: { now }, environment: CheckEnvironment(variables: [:]),
+                                               utcOffset: { _ in utcOffset }))
         try client.set("source", path)
         try client.set("session_scope", "process")
         try client.set("locale", "de")
@@ -31,6 +32,19 @@ final class OperatorControlsTests: XCTestCase {
         XCTAssertTrue(before.message?.string.contains("2027") == true)
         XCTAssertEqual(try check(path, "1.9", at: Self.effective).status, .mandatory)
         XCTAssertEqual(try check(path, "1.9", at: Self.effective + 86_400 * 365).status, .mandatory)
+    }
+
+    /// The date is the user's local date, from the seam's time zone: midnight
+    /// UTC is still the day before west of Greenwich.
+    func testTheGraceDateIsInTheSeamsTimeZone() throws {
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", """
+            {"min_required_version_linux": "2.0", "latest_version_linux": "2.0",
+             "min_required_version_linux_effective_at": "2027-03-01T00:00:00Z"}
+            """)
+        let east = try check(path, "1.9", at: Self.effective - 1, utcOffset: 3600)
+        let west = try check(path, "1.9", at: Self.effective - 1, utcOffset: -5 * 3600)
+        XCTAssertTrue(east.message?.string.contains("1. März 2027") == true, east.message?.string ?? "nil")
+        XCTAssertTrue(west.message?.string.contains("28. Februar 2027") == true, west.message?.string ?? "nil")
     }
 
     func testRFC3339() {

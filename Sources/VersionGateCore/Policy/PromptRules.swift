@@ -1,4 +1,4 @@
-/// What the user said about OPTIONAL prompts, as rules over values (SPEC §9);
+/// What the user said about OPTIONAL prompts, as rules over values (docs/design.md, "Sessions, skip and remind");
 /// PromptState reads and writes them, and asks only what it needs.
 package enum PromptRules {
     /// "Skip this version": silences that latest version and older ones,

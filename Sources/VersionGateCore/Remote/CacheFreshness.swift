@@ -1,4 +1,4 @@
-/// What a cached remote config's age allows (SPEC §5): answering without a
+/// What a cached remote config's age allows (docs/design.md, "Sources and the cache"): answering without a
 /// fetch while fresh (the server's max-age, else the TTL), standing in for
 /// a failed fetch while no older than max-stale.
 package enum CacheFreshness {

@@ -107,7 +107,8 @@ package final class GateClient: Sendable {
         }
         let updateMessage = locale.map { snapshot.updateMessage(chain: $0.chain) } ?? snapshot.updateMessage
         let grace = decision.requiredFrom.map { at in
-            GraceMessage.text(requiredFrom: at, language: locale?.texts.language ?? "en", updateMessage: updateMessage)
+            GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at), language: locale?.texts.language ?? "en",
+                              updateMessage: updateMessage)
         }
         return GateResult(decision: decision,
                           failure: decision.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },

@@ -17,12 +17,17 @@ package struct System: Sendable {
     /// Seconds since this boot, with the boot's id: a clock no one sets,
     /// so a wall clock moved back cannot make an old cache young.
     package var bootClock: @Sendable () -> BootInstant?
+    /// Seconds east of UTC in the user's time zone at an instant (the grace
+    /// period's date is the user's local date).
+    package var utcOffset: @Sendable (Int64) -> Int64
 
     package init(wallClock: @escaping @Sendable () -> Int64 = System.realTimeSeconds,
                  environment: CheckEnvironment = .current(), files: any FileSystem = POSIXFiles(),
                  processes: any ProcessLauncher = POSIXProcesses(),
-                 bootClock: @escaping @Sendable () -> BootInstant? = BootInstant.now) {
+                 bootClock: @escaping @Sendable () -> BootInstant? = BootInstant.now,
+                 utcOffset: @escaping @Sendable (Int64) -> Int64 = System.localUTCOffset) {
         self.wallClock = wallClock
+        self.utcOffset = utcOffset
         self.environment = environment
         self.files = files
         self.processes = processes
@@ -30,6 +35,13 @@ package struct System: Sendable {
     }
 
     package static let live = System()
+
+    /// The process's time zone (TZ, else /etc/localtime) through localtime_r.
+    @Sendable package static func localUTCOffset(_ at: Int64) -> Int64 {
+        var seconds = time_t(at)
+        var local = tm()
+        return localtime_r(&seconds, &local) == nil ? 0 : Int64(local.tm_gmtoff)
+    }
 
     @Sendable package static func realTimeSeconds() -> Int64 {
         var now = timespec()
