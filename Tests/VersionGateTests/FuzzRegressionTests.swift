@@ -17,9 +17,9 @@ import VersionGateC
 public enum FuzzTarget: String, CaseIterable, Sendable {
     /// `a|b|c`: up to three versions; parser, both compare roads, vg_decide.
     case version
-    /// `[current NUL] document`: GateDocument → GateSnapshot → Verdict.
+    /// `[current NUL] document`: GateDocument → GateSnapshot → Decision.
     case document
-    /// A Firebase fetch response body: FirebaseFetchResponse → snapshot → verdict.
+    /// A Firebase fetch response body: FirebaseFetchResponse → snapshot → decision.
     case firebase
     /// A URL from a config or a launcher: StoreURLPolicy, the store links
     /// and StoreResolver (the input is also tried as an app id).
@@ -515,6 +515,15 @@ enum GateProperties {
                     check.expect(verdict.failure?.code == VG_EVERSION.rawValue, "invalid current without VG_EVERSION: \(names())")
                 }
                 if let failure = verdict.failure { checkOneLine(failure.message, "verdict failure", &check) }
+                // The rule is the one the reference took, and its reason one line.
+                let rule: GateRule = reference == nil ? .failOpen : isBlocked ? .blocked
+                    : verdict.status == .mandatory ? .belowMinimum
+                    : verdict.status == .optional ? (expected == .optional && ReferenceVersion.decide(
+                        current: reference, min: min, latest: latest) == .mandatory ? .gracePeriod : .belowLatest)
+                    : ReferenceVersion.decide(current: reference, min: min, latest: latest) == .upToDate ? .upToDate
+                    : .outsideRollout
+                check.expect(verdict.rule == rule, "rule \(verdict.rule), reference \(rule): \(names())")
+                checkOneLine(verdict.reason, "reason", &check)
             }
         }
     }

@@ -100,7 +100,7 @@ static void test_levels_and_missing_document(void)
     check_once(plain, "1.0.38");
     check_once(debug, "1.0.38");
     CHECK(quiet.lines == 0);
-    CHECK(strstr(chatty.text, "4 MANDATORY for 1.0.38") != NULL);
+    CHECK(strstr(chatty.text, "4 MANDATORY (below_minimum: 1.0.38 is below min_required_version_linux 1.0.39)") != NULL);
     vg_client_free(plain);
     vg_client_free(debug);
 
