@@ -1,5 +1,5 @@
 """Firebase Remote Config fetch and Firebase Installations on the loopback
-server, as protocols/README §5 describes a faithful fake.
+server, as Tests/Fixtures/PROTOCOLS.md §5 describes a faithful fake.
 
 loopback_server.py calls ``install(module)`` once; this adds the routes and
 makes the request log record gzip bodies decompressed.

@@ -352,7 +352,7 @@ enum GateProperties {
         if case .object(let object)? = decoded { members = object } else { members = nil }
         let state = members?["state"]
         let isError = members.map { $0.count == 1 && $0["error"] != nil } ?? false
-        // What protocols/README §1.5 says the answer is (as the SDKs read it).
+        // What Tests/Fixtures/PROTOCOLS.md §1.5 says the answer is (as the SDKs read it).
         let expected: String
         switch (members == nil || isError, state) {
         case (true, _): expected = "failure"

@@ -1,6 +1,6 @@
 import VersionGateCore
 
-/// Remote Config's answer to a fetch (protocols/README §1.5, §1.6): the
+/// Remote Config's answer to a fetch (Tests/Fixtures/PROTOCOLS.md §1.5, §1.6): the
 /// state decides the outcome; an error status carries Google's error body.
 package enum FirebaseFetchResponse {
     package static func outcome(_ response: HTTPResponse, source: String, requestURL: String, note: String?)

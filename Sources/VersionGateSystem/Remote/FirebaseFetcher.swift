@@ -1,6 +1,6 @@
 import VersionGateCore
 /// Firebase Remote Config, asked the way the official SDKs ask it
-/// (protocols/README §1): POST …/namespaces/firebase:fetch?key=… with the
+/// (Tests/Fixtures/PROTOCOLS.md §1): POST …/namespaces/firebase:fetch?key=… with the
 /// installation's FID and auth token and the facts conditions test. The
 /// body is the C++ desktop SDK's: strict JSON, camelCase, not compressed.
 package struct FirebaseFetcher: ConfigFetcher {

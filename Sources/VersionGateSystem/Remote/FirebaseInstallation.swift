@@ -3,7 +3,7 @@ import VersionGateCore
 /// instances by, and the Installations (FIS) tokens that let percent
 /// conditions match. One file per project and app in the state directory,
 /// so the FID survives restarts: a new one per run would inflate the
-/// project's instance statistics (protocols/README §1.4).
+/// project's instance statistics (Tests/Fixtures/PROTOCOLS.md §1.4).
 package struct FirebaseInstallation: Sendable, Equatable {
     package var fid: String
     /// Set once the Installations service has registered `fid`.

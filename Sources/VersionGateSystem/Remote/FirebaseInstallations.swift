@@ -1,6 +1,6 @@
 import VersionGateCore
 /// The Firebase Installations (FIS) REST calls, as firebase-js-sdk makes
-/// them (protocols/README §1.4): register the FID once, renew the auth token
+/// them (Tests/Fixtures/PROTOCOLS.md §1.4): register the FID once, renew the auth token
 /// when less than an hour is left. Never fatal to the fetch: whatever fails,
 /// Remote Config is still asked, with the FID and without a token.
 package struct FirebaseInstallations: Sendable {
