@@ -18,12 +18,23 @@ public func vg_lint(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, 
         var options = ClientOptions()
         guard (try? options.set("platform", name)) != nil else { return VG_EINVAL.rawValue }
     }
-    let problems: [String]
+    var problems: [String]
+    let files = POSIXFiles()
     do {
-        let bytes = try POSIXFiles().read(pathText, maxBytes: GateDocument.maxBytes, trust: .document).bytes
+        let bytes = try files.read(pathText, maxBytes: GateDocument.maxBytes, trust: .document).bytes
         problems = GateLint.problems(bytes, platforms: names)
     } catch {
         problems = [error.message]
+    }
+    // The signature beside it, when there is one (as a launcher would look).
+    let signaturePath = pathText + ".minisig"
+    if files.identity(of: signaturePath) != nil {
+        do {
+            let bytes = try files.read(signaturePath, maxBytes: MinisignSignature.maxFileBytes, trust: .document).bytes
+            problems += SignatureLint.problems(bytes, signatureName: signaturePath)
+        } catch {
+            problems.append(error.message)
+        }
     }
     out.pointee = mallocCopy(problems.map { $0 + "\n" }.joined())
     guard out.pointee != nil else { return VG_ENOMEM.rawValue }

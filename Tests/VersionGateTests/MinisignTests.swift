@@ -129,6 +129,10 @@ final class MinisignTests: XCTestCase {
         }
         XCTAssertEqual(stamp("timestamp:123\tfile:gate.json"), 123)
         XCTAssertEqual(stamp("file:gate.json\ttimestamp:7"), 7, "any field")
+        XCTAssertEqual(stamp("timestamp:1764600000 file:gate.json"), 1_764_600_000, "a space separates too")
+        XCTAssertEqual(stamp("release 1.0.41 timestamp:9 by ci"), 9, "in the middle, after a blank")
+        XCTAssertNil(stamp("mytimestamp:9"), "only at the start of a field")
+        XCTAssertNil(stamp("timestamp:12x file:gate.json"), "trailing garbage is no timestamp")
         XCTAssertNil(stamp("timestamp:12a\tfile:x"), "not decimal")
         XCTAssertNil(stamp("timestamp:-5"), "signed")
         XCTAssertNil(stamp("released 2026"), "none")

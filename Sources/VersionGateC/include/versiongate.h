@@ -274,7 +274,9 @@ int vg_client_set_log_callback(vg_client *client, vg_log_fn fn, void *userdata);
  * is the latest, an unparsable effective_at, a rollout percent outside
  * 0-100, a message too long or with control characters, an update URL the
  * default URL policy refuses, an unknown key close to a known one, and a
- * file the library would not trust.
+ * file the library would not trust; and of `path`.minisig, when it exists,
+ * a signature no launcher could read or one whose trusted comment has no
+ * timestamp (it verifies, but replays of older documents cannot be refused).
  *  out: receives the problems, one per line ("" when none); free it with
  *       vg_free.
  * Returns VG_OK when there is none, VG_ECONFIG when there are, VG_EINVAL

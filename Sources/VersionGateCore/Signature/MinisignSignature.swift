@@ -65,10 +65,12 @@ package struct MinisignSignature: Sendable, Equatable {
     /// What the global signature covers: the signature, then the trusted comment.
     package var globallySigned: [UInt8] { signature + trustedComment }
 
-    /// The trusted comment's `timestamp:<unix seconds>` field (minisign
-    /// writes "timestamp:N\tfile:NAME…"); nil when there is none.
+    /// The trusted comment's `timestamp:<unix seconds>` field; nil when there
+    /// is none. Fields are separated by any ASCII blank: minisign writes
+    /// "timestamp:N\tfile:NAME…", an operator's `-t` often uses spaces. The
+    /// first field that starts with `timestamp:` decides: digits only, or none.
     package var timestamp: Int64? {
-        for field in trustedComment.split(separator: UInt8(ascii: "\t")) {
+        for field in trustedComment.split(whereSeparator: { $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: " ") }) {
             let prefix = Array("timestamp:".utf8)
             guard field.starts(with: prefix) else { continue }
             let digits = field.dropFirst(prefix.count)

@@ -7,6 +7,15 @@ package struct SignatureCheck: Sendable {
 
     package init(keys: [MinisignPublicKey]) { self.keys = keys }
 
+    /// What to tell the operator about a trusted signature without a
+    /// timestamp: it verifies, but an older signed document put back in its
+    /// place cannot be told from it (docs/design.md, "The trust model").
+    package static func replayNote(_ signature: DocumentSignature?, signatureName: String) -> String? {
+        guard let signature, signature.timestamp == nil else { return nil }
+        return "\(signatureName): the trusted comment has no timestamp: replays of older signed documents "
+            + "cannot be refused (keep minisign's default comment, or put timestamp:<unix seconds> in it)"
+    }
+
     /// The refusal of a document that has no signature beside it.
     package static func missing(document: String, signatureName: String) -> GateFailure {
         GateFailure(.signature, "signature missing: no \(signatureName); \(document) is not trusted")

@@ -11,3 +11,9 @@ package func join(_ parts: [String], separator: String) -> String {
     }
     return joined
 }
+
+/// The notes that are there, joined by "; "; nil when none is.
+package func joinNotes(_ notes: [String?]) -> String? {
+    let present = notes.compactMap { $0 }
+    return present.isEmpty ? nil : join(present, separator: "; ")
+}

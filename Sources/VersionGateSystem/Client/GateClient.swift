@@ -114,7 +114,7 @@ package final class GateClient: Sendable {
                           failure: decision.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
                           snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
                           texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
-                          note: join([loaded.note, sessionNote].compactMap { $0 }, separator: "; ").nilIfEmpty,
+                          note: joinNotes([loaded.note, sessionNote]),
                           store: store,
                           storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init),
                           updateMessage: updateMessage)
@@ -152,8 +152,4 @@ package final class GateClient: Sendable {
         }
         return ProcessSession.shared
     }
-}
-
-private extension String {
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -16,6 +16,8 @@ package final class LocalDocumentSource: ConfigSource {
         /// The signature file's, when one was verified.
         package let signatureIdentity: FileIdentity?
         package let snapshot: GateSnapshot
+        /// Said with every result from it (a signature without a timestamp).
+        package let note: String?
         /// Whether the file may still change without its identity changing
         /// (git's "racily clean" rule): then it is read again next time.
         package let racy: Bool
@@ -37,9 +39,9 @@ package final class LocalDocumentSource: ConfigSource {
         if let identity = files.identity(of: path),
            let hit = cache.withLock({ entry in
                entry?.identity == identity && entry?.signatureIdentity == signatureIdentity && entry?.racy == false
-                   ? entry?.snapshot : nil
+                   ? entry : nil
            }) {
-            return .success(LoadedConfig(snapshot: hit, origin: .localDocument))
+            return .success(LoadedConfig(snapshot: hit.snapshot, origin: .localDocument, note: hit.note))
         }
         do throws(GateFailure) {
             let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes, trust: .document)
@@ -54,10 +56,13 @@ package final class LocalDocumentSource: ConfigSource {
             config.signature = verified?.signature
             let snapshot = GateSnapshot(config: config, platform: platform, documentName: path)
             let racy = files.isRecentlyChanged(identity) || verified.map { files.isRecentlyChanged($0.identity) } == true
+            let note = SignatureCheck.replayNote(verified?.signature, signatureName: signaturePath)
+            if let note { request.log?.add(.warning, note) }
             cache.withLock {
-                $0 = Entry(identity: identity, signatureIdentity: verified?.identity, snapshot: snapshot, racy: racy)
+                $0 = Entry(identity: identity, signatureIdentity: verified?.identity, snapshot: snapshot, note: note,
+                           racy: racy)
             }
-            return .success(LoadedConfig(snapshot: snapshot, origin: .localDocument))
+            return .success(LoadedConfig(snapshot: snapshot, origin: .localDocument, note: note))
         } catch {
             cache.withLock { $0 = nil }
             return .failure(error)

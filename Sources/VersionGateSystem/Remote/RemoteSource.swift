@@ -62,7 +62,7 @@ package final class RemoteSource: ConfigSource {
         switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
         case .led(.success(let fetched)):
             var result = loaded(remember(fetched), fetched.origin, at: request)
-            result.note = fetched.note
+            result.note = joinNotes([fetched.note, result.note])
             return .success(result)
         case .waited(.success(let fetched)):
             // The flight is shared by every source of this URL in the process,
@@ -204,7 +204,8 @@ package final class RemoteSource: ConfigSource {
         guard let defaults = settings.defaults else { return .failure(failure) }
         switch defaults.load(request) {
         case .success(let local):
-            return .success(LoadedConfig(snapshot: local.snapshot, origin: .embeddedDefault, fetchFailure: failure))
+            return .success(LoadedConfig(snapshot: local.snapshot, origin: .embeddedDefault, fetchFailure: failure,
+                                         note: local.note))
         case .failure(let refused):
             // Both are worth fixing; the defaults problem is the operator's own
             // (an untrusted signature keeps its own code).
@@ -214,7 +215,11 @@ package final class RemoteSource: ConfigSource {
     }
 
     private func loaded(_ memo: Memo, _ origin: LoadedConfig.Origin, at request: LoadRequest) -> LoadedConfig {
-        LoadedConfig(snapshot: memo.snapshot, origin: origin, ageSeconds: age(of: memo.entry, at: request))
+        let replay = settings.trust == nil ? nil
+            : SignatureCheck.replayNote(memo.entry.config.signature, signatureName: name + ".minisig")
+        if let replay { request.log?.add(.warning, replay) }
+        return LoadedConfig(snapshot: memo.snapshot, origin: origin, ageSeconds: age(of: memo.entry, at: request),
+                            note: replay)
     }
 
     private func isFresh(_ entry: CachedConfig, at request: LoadRequest) -> Bool {
