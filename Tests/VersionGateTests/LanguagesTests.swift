@@ -33,12 +33,13 @@ final class LanguagesTests: XCTestCase {
             let all = prompt + [("grace.message", catalog.requiredFromMessage, english.requiredFromMessage),
                                 ("date.pattern", catalog.datePattern, english.datePattern)]
                 + zip(catalog.months, english.months).enumerated().map { ("month.\($0 + 1)", $1.0, $1.1) }
-            XCTAssertEqual(all.count, 21, tag)
+                + [("date.day1", catalog.firstDay, english.firstDay)]
+            XCTAssertEqual(all.count, 22, tag)
             for (key, text, englishText) in all {
                 XCTAssertFalse(text.isEmpty, "\(tag) \(key)")
                 XCTAssertFalse(text.unicodeScalars.contains("\u{FFFD}"), "\(tag) \(key): not valid UTF-8 in its .po")
                 XCTAssertEqual(MessageSanitizer.sanitize(text), text, "\(tag) \(key): blanks, controls or bidi controls")
-                if tag != "en", !Self.sameAsEnglish.contains("\(tag) \(key)"), !key.hasPrefix("month.") {
+                if tag != "en", !Self.sameAsEnglish.contains("\(tag) \(key)"), !key.hasPrefix("month."), key != "date.day1" {
                     XCTAssertNotEqual(text, englishText, "\(tag) \(key) is the English text")
                 }
             }
@@ -65,6 +66,84 @@ final class LanguagesTests: XCTestCase {
         for (tag, expected, line) in rows {
             XCTAssertEqual(MessageCatalog.forLanguage(tag).requiredFrom(year: 2027, month: 3, day: 1), expected, line: line)
         }
+    }
+
+    /// The grace sentence on 1, 8 and 11 March where the date's grammar depends on the day or
+    /// the sentence: the first of the month as an ordinal (fr, pt, pt-BR, it), no article that
+    /// would have to elide or agree with the number (it, ca, mt), the month's case (et, ka), and
+    /// no abbreviation before the sentence's stop (ru, uk, bg, lt, hy).
+    func testGraceSentenceOnTheFirstEighthAndEleventh() {
+        let rows: [(String, String, [String], UInt)] = [
+            ("fr", "Cette version cessera de fonctionner le {d} mars 2027. Veuillez effectuer la mise à jour avant cette date.",
+             ["1er", "8", "11"], #line),
+            ("pt", "Esta versão deixará de funcionar a {d} de março de 2027. Atualize antes dessa data.", ["1º", "8", "11"], #line),
+            ("pt-BR", "Esta versão deixará de funcionar em {d} de março de 2027. Atualize antes dessa data.",
+             ["1º", "8", "11"], #line),
+            ("it", "Questa versione smetterà di funzionare il giorno {d} marzo 2027. Aggiorna prima di tale data.",
+             ["1º", "8", "11"], #line),
+            ("ca", "Aquesta versió deixarà de funcionar el dia {d} de març de 2027. Actualitzeu-la abans d’aquesta data.",
+             ["1", "8", "11"], #line),
+            ("mt", "Din il-verżjoni se tieqaf taħdem fid-data li ġejja: {d} ta’ Marzu 2027. Aġġorna qabel dik id-data.",
+             ["1", "8", "11"], #line),
+            ("et", "See versioon lakkab töötamast {d}. märtsil 2027. Uuendage enne seda.", ["1", "8", "11"], #line),
+            ("ka", "ეს ვერსია 2027 წლის {d} მარტს შეწყვეტს მუშაობას. გთხოვთ, განაახლოთ მანამდე.", ["1", "8", "11"], #line),
+            ("ru", "Эта версия перестанет работать {d} марта 2027 года. Обновите приложение до этой даты.",
+             ["1", "8", "11"], #line),
+            ("uk", "Ця версія припинить роботу {d} березня 2027 року. Оновіть програму до цієї дати.", ["1", "8", "11"], #line),
+            ("bg", "На {d} март 2027 г. тази версия ще спре да работи. Актуализирайте преди това.", ["1", "8", "11"], #line),
+            ("lt", "Nuo 2027 m. kovo {d} d. ši versija nebeveiks. Atnaujinkite iki tos datos.", ["1", "8", "11"], #line),
+            ("hy", "Այս տարբերակը {d} մարտի 2027 թ. կդադարի աշխատել։ Թարմացրեք մինչ այդ։", ["1", "8", "11"], #line),
+            ("en", "This version will stop working on March {d}, 2027. Please update before then.", ["1", "8", "11"], #line),
+        ]
+        for (tag, sentence, days, line) in rows {
+            for (day, written) in zip([Int64(1), 8, 11], days) {
+                let expected = String(sentence.split(separator: "{d}", omittingEmptySubsequences: false)
+                    .joined(separator: written))
+                XCTAssertEqual(MessageCatalog.forLanguage(tag).requiredFrom(year: 2027, month: 3, day: day), expected,
+                               "\(tag) \(day)", line: line)
+            }
+        }
+    }
+
+    /// The words the review asked for: Persian Skip, Uzbek oʻ with U+02BB (the letter, not the quote U+2018).
+    func testPersianSkipAndUzbekLetter() {
+        XCTAssertEqual(MessageCatalog.forLanguage("fa").skipLabel, "رد شدن از این نسخه")
+        let uzbek = MessageCatalog.forLanguage("uz")
+        XCTAssertEqual(uzbek.skipLabel, "Bu versiyani o\u{02BB}tkazib yuborish")
+        for text in [uzbek.mandatoryTitle, uzbek.mandatoryMessage, uzbek.optionalTitle, uzbek.optionalMessage,
+                     uzbek.updateLabel, uzbek.laterLabel, uzbek.skipLabel, uzbek.requiredFromMessage] + uzbek.months {
+            XCTAssertFalse(text.unicodeScalars.contains("\u{2018}"), text)
+        }
+    }
+
+    /// The grace sentence of every catalog, rendered for several days of every month: no date
+    /// pattern's abbreviation ("2027 г.") followed by the sentence's own stop ("г.." or "թ.։"),
+    /// no stop doubled with the script's full stop (։ Armenian, ۔ Urdu, । Devanagari/Bengali,
+    /// 。 CJK), and no placeholder left in the text.
+    func testGraceSentenceInEveryCatalogForSeveralDays() {
+        let stops: Set<Character> = [".", "\u{0589}", "\u{06D4}", "\u{0964}", "\u{3002}"]
+        var languages: [String] = []
+        for catalog in MessageCatalog.all {
+            var bad: [String] = []
+            for month in Int64(1)...12 {
+                for day: Int64 in [1, 2, 3, 8, 11, 21, 28] {
+                    let sentence = catalog.requiredFrom(year: 2027, month: month, day: day)
+                    let characters = Array(sentence)
+                    if zip(characters, characters.dropFirst()).contains(where: { stops.contains($0) && stops.contains($1) }) {
+                        bad.append("a doubled stop: \(sentence)")
+                    }
+                    if sentence.contains("{") || sentence.contains("}") {
+                        bad.append("a placeholder left: \(sentence)")
+                    }
+                    if !(sentence.contains("2027") && sentence.contains(catalog.months[Int(month) - 1])) {
+                        bad.append("no year or month name: \(sentence)")
+                    }
+                }
+            }
+            XCTAssertEqual(bad, [], "\(catalog.language): \(bad.count) bad sentences, the first: \(bad.first ?? "")")
+            if !bad.isEmpty { languages.append(catalog.language) }
+        }
+        XCTAssertEqual(languages, [], "the grace sentence renders badly in these catalogs")
     }
 
     /// The gettext chain (LocaleChoice): one row per rule.

@@ -52,8 +52,8 @@ def test_invalid_blocked_entries_are_ignored_and_reported(write_doc):
 # -- grace period ----------------------------------------------------------------
 
 @pytest.mark.parametrize("locale, date", [
-    ("en_US.UTF-8", "March 1, 2027"), ("de_DE.UTF-8", "1. März 2027"), ("fr_FR.UTF-8", "1 mars 2027"),
-    ("es_ES.UTF-8", "1 de marzo de 2027"), ("pt_BR.UTF-8", "1 de março de 2027"),
+    ("en_US.UTF-8", "March 1, 2027"), ("de_DE.UTF-8", "1. März 2027"), ("fr_FR.UTF-8", "1er mars 2027"),
+    ("es_ES.UTF-8", "1 de marzo de 2027"), ("pt_BR.UTF-8", "1º de março de 2027"),
 ])
 def test_before_the_date_a_new_minimum_is_optional_with_the_date(write_doc, monkeypatch, locale, date):
     monkeypatch.setenv("TZ", "UTC")

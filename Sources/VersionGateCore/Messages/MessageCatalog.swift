@@ -11,11 +11,15 @@ package struct MessageCatalog: Sendable, Equatable {
     /// How a date is written, with {day}, {month} (a name from `months`) and {year}.
     package let datePattern: String
     package let months: [String]
+    /// {day} on the first of a month: "1", or the ordinal where the language writes it so
+    /// ("1er" in French, "1º" in Portuguese); days 2-31 are their digits.
+    package let firstDay: String
 
     /// `requiredFromMessage` for a calendar date (month 1-12).
     package func requiredFrom(year: Int64, month: Int64, day: Int64) -> String {
         let name = (1...12).contains(month) && months.count == 12 ? months[Int(month) - 1] : String(month)
-        let date = Self.filled(datePattern, [("{day}", String(day)), ("{month}", name), ("{year}", String(year))])
+        let dayText = day == 1 && !firstDay.isEmpty ? firstDay : String(day)
+        let date = Self.filled(datePattern, [("{day}", dayText), ("{month}", name), ("{year}", String(year))])
         return Self.filled(requiredFromMessage, [("{date}", date)])
     }
 
@@ -81,6 +85,7 @@ extension MessageCatalog {
         func text(_ n: Int) -> String { n < texts.count ? texts[n] : "" }
         self.init(language: row.tag, mandatoryTitle: text(0), mandatoryMessage: text(1), optionalTitle: text(2),
                   optionalMessage: text(3), updateLabel: text(4), laterLabel: text(5), skipLabel: text(6),
-                  requiredFromMessage: text(7), datePattern: text(8), months: (9..<21).map(text))
+                  requiredFromMessage: text(7), datePattern: text(8), months: (9..<21).map(text),
+                  firstDay: text(21))
     }
 }
