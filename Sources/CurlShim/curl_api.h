@@ -29,6 +29,7 @@ typedef struct vgh_curl_api {
     char version[32];              /* "7.68.0", for messages */
     int quick_exit;                /* CURLOPT_QUICK_EXIT exists and was accepted */
     int caller_thread_safe;        /* no lookup can hold the caller past its deadline */
+    int cloexec_slots;             /* libcurl's socket/socketpair slots made close-on-exec */
 } vgh_curl_api;
 
 VGH_HIDDEN extern vgh_curl_api vgh_curl;
@@ -36,6 +37,10 @@ VGH_HIDDEN extern vgh_curl_api vgh_curl;
 /* Loads libcurl once (thread-safe). Returns 1 when usable, else 0 with
  * the reason in `error`. */
 VGH_HIDDEN int vgh_curl_load(char *error, size_t size);
+
+/* Points libcurl's own socket and socketpair calls at versions that add
+ * SOCK_CLOEXEC (curl_cloexec.c); returns how many slots it changed. */
+VGH_HIDDEN int vgh_curl_make_descriptors_cloexec(void);
 
 /* 1 in a fork() child of a process that loaded libcurl. */
 VGH_HIDDEN int vgh_curl_in_fork_child(void);
