@@ -29,7 +29,6 @@ typedef struct vgh_curl_api {
     char version[32];              /* "7.68.0", for messages */
     int quick_exit;                /* CURLOPT_QUICK_EXIT exists and was accepted */
     int caller_thread_safe;        /* no lookup can hold the caller past its deadline */
-    int cloexec_slots;             /* libcurl's socket/socketpair slots made close-on-exec */
 } vgh_curl_api;
 
 VGH_HIDDEN extern vgh_curl_api vgh_curl;

@@ -12,7 +12,9 @@
  * pointed, once, before libcurl makes any descriptor, at versions that add
  * SOCK_CLOEXEC. Only libcurl's slots change; nothing else in the process
  * sees it. A slot holding anything but libc's function (someone else's
- * hook) is left alone.
+ * hook) is left alone. A host that uses libcurl itself shares the object
+ * (dlopen returns the loaded one), so its transfers' descriptors become
+ * close-on-exec too; no program relies on inheriting libcurl's sockets.
  */
 #define _GNU_SOURCE
 #include "curl_api.h"

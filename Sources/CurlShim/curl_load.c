@@ -70,7 +70,7 @@ static void load_curl(void)
     }
     /* After init (a forwarding libcurl may load the real one only then),
      * before the first transfer makes a descriptor. */
-    vgh_curl.cloexec_slots = vgh_curl_make_descriptors_cloexec();
+    (void)vgh_curl_make_descriptors_cloexec();
     const curl_version_info_data *info = vgh_curl.version_info(CURLVERSION_NOW);
     if (!info) {
         snprintf(load_error, sizeof load_error, "curl_version_info returned nothing");
