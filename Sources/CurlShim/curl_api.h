@@ -37,6 +37,10 @@ VGH_HIDDEN extern vgh_curl_api vgh_curl;
  * the reason in `error`. */
 VGH_HIDDEN int vgh_curl_load(char *error, size_t size);
 
+/* Points libcurl's own socket and socketpair calls at versions that add
+ * SOCK_CLOEXEC (curl_cloexec.c); returns how many slots it changed. */
+VGH_HIDDEN int vgh_curl_make_descriptors_cloexec(void);
+
 /* 1 in a fork() child of a process that loaded libcurl. */
 VGH_HIDDEN int vgh_curl_in_fork_child(void);
 

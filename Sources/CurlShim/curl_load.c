@@ -68,6 +68,9 @@ static void load_curl(void)
         snprintf(load_error, sizeof load_error, "curl_global_init failed");
         return;
     }
+    /* After init (a forwarding libcurl may load the real one only then),
+     * before the first transfer makes a descriptor. */
+    (void)vgh_curl_make_descriptors_cloexec();
     const curl_version_info_data *info = vgh_curl.version_info(CURLVERSION_NOW);
     if (!info) {
         snprintf(load_error, sizeof load_error, "curl_version_info returned nothing");

@@ -4,6 +4,7 @@
 #  - Tests/c/abi_test.c, linked against build/lib/libversiongate.so, passes;
 #  - Tests/c/fork_test.c (a fork() mid-fetch: VG_EFORK in the child) passes;
 #  - Tests/c/log_test.c (the log callback) passes;
+#  - Tests/c/descriptors_test.c (no library socket in a fork+exec child) passes;
 #  - the exported functions are exactly the header's, and each is pinned;
 #  - SONAME is libversiongate.so.1, the file names follow VERSION;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
@@ -46,8 +47,9 @@ fi
 # ends with "<name>: N passed, M failed" (bounded: 60 s each).
 run_program() {
     local name=$1 source=$2
+    shift 2                                   # the rest: extra link flags
     if "$CC" -std=c99 -Wall -Wextra -Werror -pthread -I"$(dirname "$HEADER")" \
-            "$source" -Lbuild/lib -lversiongate -o "$out/$name" 2>"$out/cc.log"; then
+            "$source" -Lbuild/lib -lversiongate "$@" -o "$out/$name" 2>"$out/cc.log"; then
         summary=$(LD_LIBRARY_PATH=build/lib timeout 60 "$out/$name")
         status=$?
         printf '%s\n' "$summary" | sed -n '/^FAIL/p'
@@ -66,6 +68,9 @@ run_program() {
 run_program abi_test Tests/c/abi_test.c
 run_program fork_test Tests/c/fork_test.c    # the fork contract: VG_EFORK mid-fetch
 run_program log_test Tests/c/log_test.c      # the log callback
+# No socket of the library's reaches a fork + exec child mid-fetch; -rdynamic
+# exports its getaddrinfo (a stalled name) to libcurl's resolver thread.
+run_program descriptors_test Tests/c/descriptors_test.c -rdynamic -ldl
 
 # The glibc 2.32/2.35 stand-ins the portable build links in, compiled as
 # scripts/build compiles them (Debian 11's headers), next to glibc's own.

@@ -2,9 +2,8 @@
 host runs with system() while a fetch is in flight holds none of the
 library's network connections (opened close-on-exec, SOCK_CLOEXEC).
 
-Known limit: libcurl 7.88 makes its resolver's and wakeup's AF_UNIX
-socketpairs itself, without close-on-exec and with no option to ask
-otherwise; a child can inherit those two (they carry no data of ours)."""
+libcurl's own AF_UNIX socketpairs (the resolver's and the wakeup pair) are
+made close-on-exec too: Tests/python/test_descriptors.py."""
 
 from __future__ import annotations
 

@@ -152,3 +152,19 @@ def test_the_command(tree, tmp_path):
     assert json.loads(done.stdout)["status"] == "MANDATORY"
     done = run_old(tree, [str(CLI), "compare", "1.0.41", "1.0.9"], tmp_path)
     assert (done.returncode, done.stdout.strip()) == (0, "1"), done.stderr
+
+
+def test_debian_11s_libcurl_leaves_no_socket_to_a_child(tree, tmp_path):
+    """Tests/c/descriptors_test.c under Debian 11's loader: 7.74 makes the
+    same two AF_UNIX pairs as 7.88 (wakeup, resolver), without close-on-exec
+    of its own; a fork + exec child mid-transfer and mid-lookup holds none."""
+    gcc_dir = Path(subprocess.run(["cc", "-print-file-name=libstdc++.a"], capture_output=True, text=True,
+                                  check=True).stdout.strip()).parent
+    program = tmp_path / "descriptors_test"
+    subprocess.run(["clang", "--sysroot=%s" % tree, "--gcc-install-dir=%s" % gcc_dir, "-fuse-ld=lld",
+                    "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", str(REPO / "include"),
+                    str(REPO / "Tests" / "c" / "descriptors_test.c"), "-L", str(BUILD_LIB), "-lversiongate",
+                    "-rdynamic", "-ldl", "-lpthread", "-o", str(program)], check=True)
+    done = run_old(tree, [str(program)], tmp_path)
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "descriptors: 12 passed, 0 failed", done.stdout
+    assert "the child inherited 0" in done.stdout, done.stdout

@@ -1,0 +1,222 @@
+/*
+ * descriptors_test.c — no socket of the library's reaches a child the host
+ * starts with fork + exec while a check is fetching on another thread
+ * (the C twin of Tests/python/test_descriptors.py). The child is
+ * `ls -l /proc/self/fd`; every socket this program opens itself is
+ * close-on-exec, so any socket the child lists is the library's (libcurl's
+ * multi-handle wakeup pair, its resolver's pair, the connection).
+ *
+ *  1. mid-transfer: a loopback server that drips its answer (a header
+ *     byte every 100 ms), so the transfer and its wakeup pair stay open;
+ *  2. mid-lookup: this program defines getaddrinfo (exported: run.sh links
+ *     it with -rdynamic, so libcurl's resolver thread calls it), which
+ *     holds "stalled.invalid" for 3 s and answers EAI_AGAIN; no packet
+ *     leaves the machine. libcurl's resolver pair is open meanwhile.
+ *
+ * Prints one line per failed assertion, then "descriptors: N passed, M
+ * failed". Bounded: each check has a 4 s deadline; the run takes ~5 s.
+ */
+#define _GNU_SOURCE
+
+#include "versiongate.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define STALLED "stalled.invalid"
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&t, NULL);
+}
+
+/* ------------------------------------------ the stalled name (interposed) */
+
+int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **out)
+{
+    if (node && strcmp(node, STALLED) == 0) {
+        sleep(3);
+        return EAI_AGAIN;
+    }
+    int (*real)(const char *, const char *, const struct addrinfo *, struct addrinfo **);
+    *(void **)&real = dlsym(RTLD_NEXT, "getaddrinfo");
+    return real ? real(node, service, hints, out) : EAI_FAIL;
+}
+
+/* ------------------------------------------- a server that drips, forever */
+
+static int listener;
+static volatile int stopping;
+static volatile int accepted = -1;            /* the server's end, not the library's */
+
+static void *drip(void *unused)
+{
+    (void)unused;
+    static const char start[] = "HTTP/1.1 200 OK\r\nX-Drip: ";
+    for (;;) {
+        int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0) return NULL;                  /* the listener was shut down */
+        accepted = fd;
+        char request[4096];
+        (void)!read(fd, request, sizeof request);
+        int ok = send(fd, start, sizeof start - 1, MSG_NOSIGNAL) > 0;
+        for (int i = 0; ok && !stopping && i < 100; i++) {
+            sleep_ms(100);
+            ok = send(fd, "a", 1, MSG_NOSIGNAL) == 1;
+        }
+        accepted = -1;
+        close(fd);
+    }
+}
+
+static int listen_on_loopback(void)
+{
+    listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (listener < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) != 0
+        || listen(listener, 16) != 0 || getsockname(listener, (struct sockaddr *)&address, &length) != 0) {
+        perror("descriptors_test: loopback listener");
+        exit(2);
+    }
+    return ntohs(address.sin_port);
+}
+
+/* ------------------------------------------------------ the fetching thread */
+
+static void *fetch(void *client)
+{
+    vg_result *result = NULL;
+    (void)vg_client_check(&result, client, "1.0.38");
+    vg_result_free(result);
+    return NULL;
+}
+
+/* How many of this process's descriptors are sockets, the test's own
+ * (the listener, the server's end) left out. */
+static int count_sockets(void)
+{
+    DIR *fds = opendir("/proc/self/fd");
+    if (!fds) return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(fds))) {
+        int fd = atoi(entry->d_name);
+        if (fd == listener || fd == accepted || fd == dirfd(fds)) continue;
+        char path[300], target[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n > 0) {
+            target[n] = 0;
+            if (strncmp(target, "socket:[", 8) == 0) count++;
+        }
+    }
+    closedir(fds);
+    return count;
+}
+
+/* fork + exec of `ls -l /proc/self/fd` into `listing`; returns how many
+ * sockets the child listed (-1: it did not run). */
+static int sockets_a_child_inherits(const char *listing)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int out = open(listing, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (out < 0 || dup2(out, 1) < 0) _exit(126);
+        close(out);
+        execl("/bin/ls", "ls", "-l", "/proc/self/fd", (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    FILE *file = fopen(listing, "r");
+    if (!file) return -1;
+    int count = 0;
+    char line[512];
+    while (fgets(line, sizeof line, file)) {
+        if (strstr(line, "socket:[")) {
+            count++;
+            printf("note the child inherited: %s", line);
+        }
+    }
+    fclose(file);
+    return count;
+}
+
+static void during_a_check(const char *what, const char *url, int at_least, const char *listing)
+{
+    vg_client *client = NULL;
+    CHECK(vg_client_new(&client) == VG_OK);
+    CHECK(vg_client_set(client, "source", url) == VG_OK);
+    CHECK(vg_client_set(client, "session_scope", "process") == VG_OK);
+    CHECK(vg_client_set(client, "timeout_ms", "4000") == VG_OK);
+    pthread_t fetching;
+    pthread_create(&fetching, NULL, fetch, client);
+    sleep_ms(1000);                            /* loopback connects in microseconds */
+    int held = count_sockets();
+    int inherited = sockets_a_child_inherits(listing);
+    printf("note %s: the library held %d sockets, the child inherited %d\n", what, held, inherited);
+    CHECK(held >= at_least);                   /* not vacuous: libcurl's descriptors were open */
+    CHECK(inherited == 0);
+    pthread_join(fetching, NULL);
+    vg_client_free(client);
+}
+
+/* ------------------------------------------------------------ scratch home */
+
+static char home[] = "/tmp/vg-descriptors-test.XXXXXX";
+
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb, (void)type, (void)ftw;
+    return remove(path);
+}
+
+int main(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    if (!mkdtemp(home)) { perror("descriptors_test: mkdtemp"); return 2; }
+    setenv("HOME", home, 1);
+    setenv("XDG_CACHE_HOME", home, 1);
+    setenv("XDG_STATE_HOME", home, 1);
+    setenv("XDG_RUNTIME_DIR", home, 1);
+    char listing[128], url[64];
+    snprintf(listing, sizeof listing, "%s/fds.txt", home);
+
+    int port = listen_on_loopback();
+    pthread_t server;
+    pthread_create(&server, NULL, drip, NULL);
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/gate.json", port);
+    during_a_check("mid-transfer", url, 3, listing);   /* the connection and the wakeup pair */
+    during_a_check("mid-lookup", "https://" STALLED "/gate.json", 4, listing);  /* both pairs */
+
+    stopping = 1;
+    shutdown(listener, SHUT_RDWR);
+    close(listener);
+    pthread_join(server, NULL);
+    nftw(home, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    printf("descriptors: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
