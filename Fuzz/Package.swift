@@ -10,7 +10,7 @@
 // libFuzzer needs coverage of.
 import PackageDescription
 
-let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage"]
+let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature"]
 
 let package = Package(
     name: "VersionGateFuzz",

@@ -28,6 +28,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case itunes
     /// Remote text: MessageSanitizer (and GoogleErrorBody.printable).
     case message
+    /// `[trusted_keys NUL] signature file`: MinisignPublicKey, MinisignSignature, SignatureCheck.
+    case signature
 }
 
 /// Every property of `target` that `input` violates; empty when all hold.
@@ -40,6 +42,7 @@ func fuzzViolations(_ target: FuzzTarget, _ input: [UInt8]) -> [String] {
     case .url: URLProperties.check(String(decoding: input, as: UTF8.self), &check)
     case .itunes: URLProperties.checkLookup(input, &check)
     case .message: MessageProperties.check(String(decoding: input, as: UTF8.self), &check)
+    case .signature: SignatureProperties.check(input, &check)
     }
     return check.failures
 }
@@ -781,6 +784,164 @@ enum MessageProperties {
         var scalars = Array(text.unicodeScalars)
         while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        return String(String.UnicodeScalarView(scalars))
+    }
+}
+
+// MARK: - Signatures (minisign: bytes from the document's host)
+
+/// The seeded pairs (Fuzz/README.md, "Seeds": made with minisign 0.11,
+/// the secret keys deleted): the only signatures of `document` that exist.
+enum SignatureProperties {
+    static let document = Array(#"{"linux":{"min_version":"2.0.0","latest_version":"2.1.0"}}"#.utf8) + [0x0A]
+    static let key = "RWRSL0TWf/Q6nH2XGDuWjCjeZ+UWCvNINrw/yget9kMrkNGyhi0nlQgy"
+    static let otherKey = "RWSRzIfhlNgh9J5f2e6S044Z/if9xlSobKo+q0+GxhAASpvmj2pVKCaA"
+    /// (signing key, signature file): prehashed and legacy by `key`, prehashed by `otherKey`.
+    static let valid: [(key: String, file: String)] = [
+        (key, """
+        untrusted comment: signature from minisign secret key
+        RURSL0TWf/Q6nIn35XP+VUf0EzqztwCCpYtY7TJt4w4B6efEeCw1VaHfF+nJx2vvUHdGI4cXkHazLoQuUbAM9y2AjUjPRHmNOwM=
+        trusted comment: timestamp:1800000000\tfile:gate.json\thashed
+        SB5YrNM7Rv0sX+LoM91BAF2Ow4KWXid3pvrwmAw1F9ympeYZNCdtdrA+IxaRlFek8l9TmP3LdMNKyP1/1PDdAQ==
+
+        """),
+        (key, """
+        untrusted comment: signature from minisign secret key
+        RWRSL0TWf/Q6nFt5i13eUkfl/Wi0Ww9bfbc5PqrPFoo9HhrZXQioH4yD4hEA2btdMZBIaARuglB20JlMVYjBc0yzQGE1fqThvAc=
+        trusted comment: timestamp:1700000000\tfile:gate.json
+        syUg38XcxjNDRpiAQTtmvHnWAz2JgTPvHmxpg+eqvHIbP0hvH2oW2Z13eZEeI+4UvTiyX9CVBNVELhNfMwARBg==
+
+        """),
+        (otherKey, """
+        untrusted comment: signature from minisign secret key
+        RUSRzIfhlNgh9BfE9d9omzLpE/NP6KNf01ntXzifxIxm1yJra+62QP7QjG3nR5F0k+4eNyed3A5n775zuVsar08sc9WVWysd5wo=
+        trusted comment: timestamp:1800000000\tfile:gate.json
+        RTLTWjb6f3q8pr7PwLuq+c1OmVJQVKVMNQ21pf/EshWUV7PAUTTZCwv0QGJPIy0YrKfytL4kMDMvasdS6XyuBA==
+
+        """),
+    ]
+    /// Parsed once; a seed that stopped parsing is a failure of every input.
+    static let validParsed: [(key: MinisignPublicKey?, signature: MinisignSignature?)] = valid.map {
+        (MinisignPublicKey.parse(Substring($0.key)),
+         try? MinisignSignature.parse(Array($0.file.utf8)).get())
+    }
+
+    static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
+        for (index, pair) in validParsed.enumerated() {
+            check.expect(pair.key != nil && pair.signature != nil, "seeded pair \(index) does not parse")
+        }
+        let keyPart: [UInt8]?
+        let file: [UInt8]
+        if let nul = input.firstIndex(of: 0) {
+            keyPart = Array(input[..<nul])
+            file = Array(input[(nul + 1)...])
+        } else {
+            keyPart = nil
+            file = input
+        }
+        var keys = [MinisignPublicKey.parse(Substring(key))!]
+        if let keyPart {
+            let text = String(decoding: keyPart, as: UTF8.self)
+            checkKey(keyPart, &check)
+            if let list = MinisignPublicKey.parseList(text) {
+                for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+                    let trimmed = String(item).trimmingBlanks
+                    check.expect(MinisignPublicKey.parse(Substring(trimmed)) != nil,
+                                 "parseList(\(show(text))) accepted the item \(show(trimmed))")
+                }
+                keys += list
+            }
+        }
+        let parsed = checkSignatureFile(file, &check)
+
+        // Trusted exactly when it is a seeded signature and its key is trusted:
+        // anything else would be a forgery (or a check that lets one through).
+        let verdict = SignatureCheck(keys: keys).verify(document, signatureFile: file, document: "gate.json",
+                                                        signatureName: "gate.json.minisig",
+                                                        crypto: LibcryptoSignatureCrypto())
+        let genuine = parsed.flatMap { signature in
+            validParsed.first { $0.signature == signature && $0.key.map { key in keys.contains(key) } == true }?.signature
+        }
+        switch verdict {
+        case .success(let trusted):
+            check.expect(genuine != nil, "trusted a signature that is not a seeded one: \(show(file))")
+            if let genuine {
+                check.expect(trusted == DocumentSignature(keyID: genuine.keyID, timestamp: genuine.timestamp),
+                             "trusted as \(trusted), the signature says key \(genuine.keyID) at \(String(describing: genuine.timestamp))")
+            }
+        case .failure(let failure):
+            check.expect(genuine == nil, "refused a seeded signature with a trusted key: \(failure.message)")
+            check.expect(failure.kind == .signature, "refused as \(failure.kind), not .signature")
+            GateProperties.checkOneLine(failure.message, "signature refusal", &check)
+        }
+    }
+
+    /// One key line, or a trusted_keys list: a key parses only from canonical
+    /// base64 of "Ed" + 40 bytes, and no shorter prefix of a key is one.
+    static func checkKey(_ line: [UInt8], _ check: inout PropertyCheck) {
+        guard let key = MinisignPublicKey.parse(Substring(String(decoding: line, as: UTF8.self))) else { return }
+        check.expect(referenceBase64(Array("Ed".utf8) + key.keyID + key.key) == line,
+                     "key \(show(line)) is not the canonical base64 of its fields")
+        for end in 0..<line.count where MinisignPublicKey.parse(Substring(String(decoding: line[..<end], as: UTF8.self))) != nil {
+            check.expect(false, "the \(end)-byte prefix of key \(show(line)) parses too")
+        }
+    }
+
+    /// The file's parse, checked against the format; nil when it is refused.
+    static func checkSignatureFile(_ file: [UInt8], _ check: inout PropertyCheck) -> MinisignSignature? {
+        guard case .success(let signature) = MinisignSignature.parse(file) else { return nil }
+        // Four lines, LF or CRLF, the last LF optional: read the other way round.
+        var lines = file.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            line.last == 0x0D ? Array(line.dropLast()) : Array(line)
+        }
+        if lines.last == [] { lines.removeLast() }
+        guard lines.count == 4 else {
+            check.expect(false, "parsed a file of \(lines.count) lines: \(show(file))")
+            return signature
+        }
+        let tag: [UInt8] = signature.algorithm == .prehashed ? Array("ED".utf8) : Array("Ed".utf8)
+        check.expect(lines[0].starts(with: Array("untrusted comment: ".utf8)) && lines[0].count <= 19 + 1024,
+                     "line 1 \(show(lines[0])) accepted")
+        check.expect(referenceBase64(tag + signature.keyID + signature.signature) == lines[1],
+                     "line 2 \(show(lines[1])) is not the canonical base64 of its fields")
+        check.expect(lines[2] == Array("trusted comment: ".utf8) + signature.trustedComment
+                     && signature.trustedComment.count <= 8192, "line 3 \(show(lines[2])) is not its trusted comment")
+        check.expect(referenceBase64(signature.globalSignature) == lines[3],
+                     "line 4 \(show(lines[3])) is not the canonical base64 of the global signature")
+        // Truncated in transit: every prefix is refused or reads the same
+        // (only a dropped final LF or CR can do that).
+        for end in 0..<file.count {
+            if case .success(let shorter) = MinisignSignature.parse(Array(file[..<end])) {
+                check.expect(shorter == signature, "the \(end)-byte prefix of \(show(file)) parses differently")
+            }
+        }
+        return signature
+    }
+
+    /// RFC 4648 base64 with padding, written the obvious way.
+    static func referenceBase64(_ bytes: [UInt8]) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            let chunk = Array(bytes[index..<min(index + 3, bytes.count)]) + [0, 0]
+            let group = UInt32(chunk[0]) << 16 | UInt32(chunk[1]) << 8 | UInt32(chunk[2])
+            let kept = min(3, bytes.count - index) + 1
+            for sextet in 0..<4 {
+                out.append(sextet < kept ? alphabet[Int(group >> UInt32(18 - 6 * sextet) & 63)] : UInt8(ascii: "="))
+            }
+            index += 3
+        }
+        return out
+    }
+}
+
+private extension String {
+    /// Without leading and trailing spaces (parseList's rule).
+    var trimmingBlanks: String {
+        var scalars = Array(unicodeScalars)
+        while scalars.first == " " { scalars.removeFirst() }
+        while scalars.last == " " { scalars.removeLast() }
         return String(String.UnicodeScalarView(scalars))
     }
 }

@@ -29,14 +29,24 @@ if [ ! -f "$LIB" ]; then
     exit 1
 fi
 
-# 1. The header alone, strict C and C++.
-if "$CC" -std=c99 -Wall -Wextra -pedantic -Werror -I"$(dirname "$HEADER")" \
+# 1. The header alone, strict C and C++, with the release VERSION says
+# (header_abi.inc checks VG_VERSION_* against it). NUMBER is computed here,
+# not by the header's formula, so a wrong formula fails too.
+if [[ "$(cat VERSION)" =~ ^([0-9]+)\.([0-9]+)\.([0-9]+)$ ]]; then
+    release=(-DVG_TEST_VERSION_MAJOR="${BASH_REMATCH[1]}" -DVG_TEST_VERSION_MINOR="${BASH_REMATCH[2]}"
+             -DVG_TEST_VERSION_PATCH="${BASH_REMATCH[3]}"
+             -DVG_TEST_VERSION_NUMBER=$((10#${BASH_REMATCH[1]} * 10000 + 10#${BASH_REMATCH[2]} * 100 + 10#${BASH_REMATCH[3]})))
+else
+    fail "VERSION is not MAJOR.MINOR.PATCH: '$(cat VERSION)'"
+    release=()
+fi
+if "$CC" -std=c99 -Wall -Wextra -pedantic -Werror -I"$(dirname "$HEADER")" "${release[@]}" \
         -c Tests/c/header_c.c -o "$out/header_c.o"; then
     ok "header compiles as C99"
 else
     fail "header does not compile as C99 (-Wall -Wextra -pedantic -Werror)"
 fi
-if "$CXX" -std=c++11 -Wall -Wextra -pedantic -Werror -I"$(dirname "$HEADER")" \
+if "$CXX" -std=c++11 -Wall -Wextra -pedantic -Werror -I"$(dirname "$HEADER")" "${release[@]}" \
         -c Tests/c/header_cpp.cpp -o "$out/header_cpp.o"; then
     ok "header compiles as C++11"
 else

@@ -136,6 +136,27 @@ def test_strerror_text_for_every_code():
         assert isinstance(vg.strerror(code), str) and vg.strerror(code)
 
 
+def test_an_unknown_code_has_the_librarys_name():
+    # errorName's fallback (Sources/VersionGate/Errors.swift; GateTests pins it).
+    for code in (12345, -999, -16):
+        assert vg.error_name(code) == "VG_EUNKNOWN"
+        error = vg.VersionGateError(code)
+        assert (error.name, error.message) == ("VG_EUNKNOWN", vg.strerror(code))
+    assert vg.strerror(-999) == "unknown error"
+    assert [vg.error_name(code) for code in vg.Error] == ["VG_" + code.name for code in vg.Error]
+
+
+def test_all_names_every_public_function_and_class():
+    import inspect
+    public = sorted(name for name, value in vars(vg).items()
+                    if not name.startswith("_") and not name.startswith("vg_")
+                    and (inspect.isfunction(value) or inspect.isclass(value))
+                    and value.__module__ == vg.__name__)
+    assert sorted(set(vg.__all__) - {"LIBRARY_PATH"}) == public
+    assert {"store_url", "open_url", "error_name"} <= set(vg.__all__)
+    assert all(hasattr(vg, name) for name in vg.__all__)
+
+
 def test_fail_open_is_not_an_exception(tmp_path):
     with vg.Client(source=tmp_path / "missing.json") as c, c.check("1.0") as r:
         assert r.status is vg.Status.UP_TO_DATE

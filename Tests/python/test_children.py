@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import subprocess
 import sys
 
 import versiongate as vg
@@ -29,15 +30,27 @@ def test_system_during_a_fetch_inherits_no_socket(server, tmp_path):
     assert inherited == [], "the child inherited TCP connections: %s" % inherited
 
 
-#: Prints each descriptor of this process that is a TCP socket.
+def test_the_listing_fails_when_a_table_cannot_be_read(tmp_path):
+    # An unreadable table would make the child list nothing: a pass that proves nothing.
+    listing = subprocess.run([sys.executable, "-c", LIST_TCP, str(tmp_path / "no-such-table")],
+                             capture_output=True, text=True)
+    assert listing.returncode != 0, listing.stdout + listing.stderr
+    assert "no-such-table" in listing.stderr
+
+
+#: Prints each descriptor of this process that is a TCP socket. The tables are
+#: the arguments (default: IPv4 and IPv6); one it cannot read is an error, not
+#: an empty table. Only tcp6 may be absent, on a kernel without IPv6.
 LIST_TCP = r"""
-import os
+import os, sys
 tcp = set()
-for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+for table in sys.argv[1:] or ("/proc/net/tcp", "/proc/net/tcp6"):
+    if table == "/proc/net/tcp6" and not os.path.exists("/proc/net/if_inet6"):
+        continue
     try:
         tcp |= {line.split()[9] for line in open(table).read().splitlines()[1:]}
-    except OSError:
-        pass
+    except OSError as error:
+        sys.exit("cannot read the TCP table %s: %s" % (table, error))
 for fd in os.listdir("/proc/self/fd"):
     try:
         target = os.readlink("/proc/self/fd/" + fd)

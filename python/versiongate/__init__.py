@@ -55,9 +55,12 @@ __all__ = [
     "check",
     "compare",
     "decide",
+    "error_name",
     "find_library_path",
     "library_version",
     "lint",
+    "open_url",
+    "store_url",
     "strerror",
 ]
 
@@ -95,11 +98,12 @@ class Error(enum.IntEnum):
 
 
 def error_name(code: int) -> str:
-    """``"VG_EINVAL"`` for -1, ``"VG_E?(12345)"`` for unknown codes."""
+    """``"VG_EINVAL"`` for -1; ``"VG_EUNKNOWN"`` for a code the binding does
+    not know, as the library names it (errorName, Sources/VersionGate/Errors.swift)."""
     try:
         return "VG_" + Error(code).name
     except ValueError:
-        return "VG_E?(%d)" % code
+        return "VG_EUNKNOWN"
 
 
 class VersionGateError(Exception):

@@ -1,0 +1,4 @@
+// The signature fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.signature)
