@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "loopback.h"
 
 #define STALLED "stalled.invalid"
 
@@ -85,22 +86,6 @@ static void *drip(void *unused)
         accepted = -1;
         close(fd);
     }
-}
-
-static int listen_on_loopback(void)
-{
-    listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (listener < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) != 0
-        || listen(listener, 16) != 0 || getsockname(listener, (struct sockaddr *)&address, &length) != 0) {
-        perror("descriptors_test: loopback listener");
-        exit(2);
-    }
-    return ntohs(address.sin_port);
 }
 
 /* ------------------------------------------------------ the fetching thread */
@@ -205,7 +190,7 @@ int main(void)
     char listing[128], url[64];
     snprintf(listing, sizeof listing, "%s/fds.txt", home);
 
-    int port = listen_on_loopback();
+    int port = listen_on_loopback(&listener, "descriptors_test");
     pthread_t server;
     pthread_create(&server, NULL, drip, NULL);
     snprintf(url, sizeof url, "http://127.0.0.1:%d/gate.json", port);

@@ -36,6 +36,7 @@
 #define TIMEOUT_MS 1500
 
 #include "check.h"
+#include "loopback.h"
 
 static double now_s(void)
 {
@@ -68,22 +69,6 @@ static void *accept_and_stay_silent(void *unused)
         else close(fd);
         pthread_mutex_unlock(&lock);
     }
-}
-
-static int listen_on_loopback(void)
-{
-    listener = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (listener < 0 || bind(listener, (struct sockaddr *)&address, sizeof address) != 0
-        || listen(listener, 16) != 0 || getsockname(listener, (struct sockaddr *)&address, &length) != 0) {
-        perror("fork_test: loopback listener");
-        exit(2);
-    }
-    return ntohs(address.sin_port);
 }
 
 /* ------------------------------------------------------ the fetching thread */
@@ -143,7 +128,7 @@ int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     private_home();
-    int port = listen_on_loopback();
+    int port = listen_on_loopback(&listener, "fork_test");
     pthread_t server;
     pthread_create(&server, NULL, accept_and_stay_silent, NULL);
 

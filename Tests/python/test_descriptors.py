@@ -29,22 +29,13 @@ import pytest
 
 from conftest import child_env
 from remote_helpers import Loopback, flat_doc
+from test_old_curl import REAL, _ldconfig_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Server"))
 from make_certs import make_certs  # noqa: E402
 
 OLD_CURL = Path(__file__).resolve().parent / "old_curl"
-REAL = {"openssl": "libcurl.so.4", "gnutls": "libcurl-gnutls.so.4"}
 STALLED = "stalled.invalid"          # never leaves the machine: the preload answers it
-
-
-def _ldconfig_path(soname: str) -> str | None:
-    listing = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, check=True).stdout
-    for line in listing.splitlines():
-        name, _, target = line.strip().partition(" => ")
-        if name.split(" ")[0] == soname and "x86-64" in name:
-            return str(Path(target).resolve())
-    return None
 
 
 @pytest.fixture(scope="module")
