@@ -15,18 +15,14 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from cli_helpers import CLI
 from conftest import LIB_PATH, child_env, run_check
-from remote_helpers import Loopback, flat_doc
-from test_signatures import Key
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Server"))
-from make_certs import make_certs  # noqa: E402
+from remote_helpers import flat_doc
+from test_signatures import Key, certs, https  # noqa: F401 (the loopback https server and its PKI)
 
 pytestmark = pytest.mark.skipif(shutil.which("minisign") is None, reason="minisign missing: run scripts/setup")
 
@@ -49,18 +45,6 @@ REPLAY = "the trusted comment has no timestamp: replays of older signed document
 @pytest.fixture(scope="module")
 def key(tmp_path_factory):
     return Key(tmp_path_factory.mktemp("minisign") / "release", "release")
-
-
-@pytest.fixture(scope="module")
-def certs(tmp_path_factory):
-    return make_certs(tmp_path_factory.mktemp("pki"))
-
-
-@pytest.fixture(scope="module")
-def https(certs):
-    server = Loopback(tls=(certs["server_pem"], certs["server_key"]))
-    yield server
-    assert server.stop() == "", "the loopback server wrote tracebacks"
 
 
 @pytest.fixture

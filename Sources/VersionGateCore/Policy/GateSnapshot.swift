@@ -41,8 +41,9 @@ package final class GateSnapshot: Sendable {
     /// The same, one entry per problem, without the document's name (lint).
     package let problems: [String]
     package let templateVersion: Int64?
-    /// blocked_versions_<platform>: the valid entries, trimmed.
-    package let blockedVersions: [String]
+    /// blocked_versions_<platform>: the valid entries, trimmed (for lint and
+    /// the result; decisions use blockedParsed).
+    package var blockedVersions: [String] { blockedTexts.map(\.string) }
     /// min_required_version_<platform>_effective_at, Unix seconds; nil =
     /// the minimum blocks now (absent, or unparsable: then reported).
     package let minEffectiveAt: Int64?
@@ -89,9 +90,9 @@ package final class GateSnapshot: Sendable {
 
         updateURLText = config.values[GateConfig.updateURLKey(platform: platform)].flatMap { $0.isEmpty ? nil : $0 }
 
-        blockedVersions = Self.blocked(config.values[GateConfig.blockedVersionsKey(platform: platform)],
-                                       key: GateConfig.blockedVersionsKey(platform: platform), problems: &problems)
-        blockedTexts = blockedVersions.map(CText.init)
+        blockedTexts = Self.blocked(config.values[GateConfig.blockedVersionsKey(platform: platform)],
+                                    key: GateConfig.blockedVersionsKey(platform: platform), problems: &problems)
+            .map(CText.init)
         blockedParsed = blockedTexts.compactMap { Version(bytes: $0.bytes) }
         let effectiveKey = GateConfig.minEffectiveAtKey(platform: platform)
         if let raw = config.values[effectiveKey], !raw.isEmpty {
