@@ -5,16 +5,21 @@
  * outcomes MANDATORY / OPTIONAL / UP_TO_DATE in turn) and vg_client_check
  * (a warm local gate document, session_scope=process, the result freed
  * every call: a version that is UP_TO_DATE, and a prompting one, MANDATORY
- * and OPTIONAL in turn, whose texts and store URL are built) it prints the median ns per call over ROUNDS rounds of N
- * calls, N chosen so a round takes about 20-50 ms, next to a plain-C
- * baseline timed in the same run, and the ratio library/baseline.
+ * and OPTIONAL in turn, whose title, message, labels and store URL are
+ * read) it prints the median ns per call over ROUNDS rounds of N calls, N
+ * chosen so a round takes about 20-50 ms, next to a plain-C baseline timed
+ * in the same run, and the ratio library/baseline.
  *
- * The baseline is the least a C launcher could write by hand: a comparator
- * of dotted numeric versions (a digit loop, no allocation, no validation),
- * and a decide made of two such comparisons. It is the cost of the answer
- * with none of the version validation (docs/design.md, "Versions"),
- * pre-release ordering, fail-safe or (for vg_client_check) reading and
- * parsing the document.
+ * The baselines are the least a C launcher could write by hand: a
+ * comparator of dotted numeric versions (a digit loop, no allocation, no
+ * validation), a decide made of two such comparisons, and for a check the
+ * one stat(2) of the document a warm check must make (has it changed?)
+ * plus that decide. They are the cost of the answer with none of the
+ * version validation (docs/design.md, "Versions"), pre-release ordering,
+ * fail-safe, texts or result.
+ *
+ * With VG_BENCH_FIGURES=FILE it also appends its ratios to FILE, one
+ * "name value" line each, for scripts/bench's summary table.
  *
  * A benchmark, not a test: it exits non-zero only if the library's answers
  * are wrong, which would make the timings meaningless.
@@ -26,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,9 +86,11 @@ static const char *const outcomes[3][3] = {
 static const char *const prompting[2] = {"1.0.38", "1.0.40"};
 static const char document[] =
     "{\"min_required_version_linux\": \"1.0.39\",\n"
-    " \"latest_version_linux\": \"1.0.41\"}\n";
+    " \"latest_version_linux\": \"1.0.41\",\n"
+    " \"update_url_linux\": \"https://flathub.org/apps/com.example.Launcher\"}\n";
 
 static vg_client *client; /* for check_library */
+static char path[] = "/tmp/versiongate-bench-XXXXXX"; /* the document */
 
 /* ---- what is timed: n calls, inputs rotated ------------------------ */
 
@@ -126,11 +134,25 @@ static void decide3_plain(long n) {
         sink = (int)plain_decide(t[0], t[1], t[2]);
     }
 }
+/* What a warm check must do at least: see whether the document changed. */
+static void stat_decide_plain(long n) {
+    for (long i = 0; i < n; i++) {
+        struct stat st;
+        const char *const *t = triples[i & (NPAIRS - 1)];
+        sink = stat(path, &st) + (int)plain_decide(t[0], t[1], t[2]);
+    }
+}
+/* Everything a launcher shows: title, message, the labels, the store URL. */
+static int prompt_texts(const vg_result *r) {
+    return (vg_result_title(r) != NULL) + (vg_result_message(r) != NULL) +
+           (vg_result_action_label(r) != NULL) + (vg_result_dismiss_label(r) != NULL) +
+           (vg_result_store_url(r) != NULL);
+}
 static void prompting_library(long n) {
     for (long i = 0; i < n; i++) {
         vg_result *r = NULL;
         vg_client_check(&r, client, prompting[i & 1]);
-        sink = (int)vg_result_status(r) + (vg_result_message(r) != NULL);
+        sink = (int)vg_result_status(r) + prompt_texts(r);
         vg_result_free(r);
     }
 }
@@ -205,8 +227,9 @@ static int sane(void) {
     for (int i = 0; i < 2; i++) {
         vg_result *r = NULL;
         vg_client_check(&r, client, prompting[i]);
-        if (vg_result_status(r) != (i ? VG_STATUS_OPTIONAL : VG_STATUS_MANDATORY) || !vg_result_message(r)) {
-            fprintf(stderr, "bench: check(%s) does not prompt\n", prompting[i]);
+        /* MANDATORY has no dismiss label; the other four texts are always there. */
+        if (vg_result_status(r) != (i ? VG_STATUS_OPTIONAL : VG_STATUS_MANDATORY) || prompt_texts(r) != 4 + i) {
+            fprintf(stderr, "bench: check(%s) does not prompt with every text\n", prompting[i]);
             ok = 0;
         }
         vg_result_free(r);
@@ -217,7 +240,6 @@ static int sane(void) {
 int main(void) {
     /* Prompts are built in the user's language: make it one with a catalog. */
     setenv("LANG", "de_DE.UTF-8", 1);
-    char path[] = "/tmp/versiongate-bench-XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0 || write(fd, document, sizeof document - 1) != (ssize_t)(sizeof document - 1)) {
         perror("bench: temporary gate document");
@@ -238,15 +260,21 @@ int main(void) {
     if (!sane()) goto out;
 
     static const struct {
-        const char *name, *baseline_name;
+        const char *name, *baseline_name, *figure; /* figure: the summary's name, or NULL */
         loop_fn library, baseline;
     } rows[] = {
-        {"vg_version_compare", "plain_compare", compare_library, compare_plain},
-        {"vg_decide", "plain_decide", decide_library, decide_plain},
-        {"vg_decide M/O/U", "plain_decide", decide3_library, decide3_plain},
-        {"vg_client_check", "plain_decide", check_library, decide_plain},
-        {"check, prompting", "plain_decide", prompting_library, decide_plain},
+        {"vg_version_compare", "plain_compare", "compare", compare_library, compare_plain},
+        {"vg_decide", "plain_decide", "decide", decide_library, decide_plain},
+        {"vg_decide M/O/U", "plain_decide", NULL, decide3_library, decide3_plain},
+        {"vg_client_check", "stat + decide", "warm_check", check_library, stat_decide_plain},
+        {"check, prompting", "stat + decide", "prompting_check", prompting_library, stat_decide_plain},
     };
+    const char *figures_path = getenv("VG_BENCH_FIGURES");
+    FILE *figures = figures_path ? fopen(figures_path, "a") : NULL;
+    if (figures_path && !figures) {
+        perror(figures_path);
+        goto out;
+    }
 
     printf("VersionGate %s, median of %d rounds of N calls (~20-50 ms a round)\n\n",
            vg_library_version(), ROUNDS);
@@ -256,12 +284,14 @@ int main(void) {
         long n_lib, n_base;
         double lib = median_ns(rows[i].library, &n_lib);
         double base = median_ns(rows[i].baseline, &n_base);
-        printf("%-20s %12.1f %10ld   %-15s %12.1f %10ld %8.1fx\n", rows[i].name, lib, n_lib,
+        printf("%-20s %12.1f %10ld   %-15s %12.1f %10ld %8.2fx\n", rows[i].name, lib, n_lib,
                rows[i].baseline_name, base, n_base, lib / base);
+        if (figures && rows[i].figure) fprintf(figures, "%s %.2f\n", rows[i].figure, lib / base);
     }
     printf("\nbaseline: hand-written C, dotted numeric versions only, no validation;\n"
-           "vg_client_check also loads the gate document and allocates a result per call.\n");
+           "for a check, the stat(2) of the document it must make, then that decide.\n");
     status = 0;
+    if (figures) fclose(figures);
 out:
     vg_client_free(client);
     unlink(path);
