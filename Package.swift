@@ -24,8 +24,9 @@ let package = Package(
         .target(name: "CurlShim"),
         .target(name: "SystemShim"),
         .target(name: "CryptoShim"),
+        .target(name: "ExpatShim"),
         .target(name: "VersionGateCore"),
-        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim", "CryptoShim"]),
+        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim", "CryptoShim", "ExpatShim"]),
         .target(name: "VersionGate", dependencies: ["VersionGateC", "VersionGateCore", "VersionGateSystem"]),
         .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateSystem"]),
         // Benchmark harness (scripts/bench), built with -enable-testing.

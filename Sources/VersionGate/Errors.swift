@@ -20,6 +20,7 @@ private let errorTable: [(code: vg_error, kind: GateFailure.Kind?, name: StaticS
     (VG_EBACKOFF, .backoff, "VG_EBACKOFF", "backing off after the server throttled requests"),
     (VG_EOPEN, .openFailed, "VG_EOPEN", "no handler could open the URL"),
     (VG_ESIGNATURE, .signature, "VG_ESIGNATURE", "document signature missing, malformed, untrusted or not matching"),
+    (VG_EINSTALLED, .installedVersion, "VG_EINSTALLED", "the installed version could not be read"),
 ]
 
 extension GateFailure.Kind {

@@ -52,6 +52,8 @@ def test_codes_and_statuses_match_header():
 def test_signature_code_is_pinned():
     # Appended for signed documents (#15); the list is append-only.
     assert vg.Error.ESIGNATURE == -15 and vg.Error.EOPEN == -14
+    # Appended for the installed version read from the system (#25).
+    assert vg.Error.EINSTALLED == -16
 
 
 def test_library_version_matches_header():

@@ -95,6 +95,7 @@ class Error(enum.IntEnum):
     EBACKOFF = -13
     EOPEN = -14
     ESIGNATURE = -15
+    EINSTALLED = -16
 
 
 def error_name(code: int) -> str:

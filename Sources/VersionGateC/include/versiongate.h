@@ -79,8 +79,10 @@ typedef enum vg_error {
     VG_EHTTP = -12,    /* the server answered with an error (HTTP status or error body) */
     VG_EBACKOFF = -13, /* no request made: backing off after the server throttled us */
     VG_EOPEN = -14,    /* no handler could open the URL (xdg-open failed) */
-    VG_ESIGNATURE = -15 /* "trusted_keys" set: a document's minisign signature is missing,
-                           malformed, by an untrusted key, not matching, or older (rollback) */
+    VG_ESIGNATURE = -15, /* "trusted_keys" set: a document's minisign signature is missing,
+                            malformed, by an untrusted key, not matching, or older (rollback) */
+    VG_EINSTALLED = -16  /* the installed version could not be read ("installed_version_from"):
+                            no metainfo, unreadable, not well-formed XML, or no stable release */
 } vg_error;
 
 /* Opaque handles. */

@@ -8,6 +8,9 @@ package struct GateFailure: Error, Sendable, Equatable {
         /// A document's detached signature is missing, malformed, by an
         /// untrusted key or does not match (option `trusted_keys`).
         case signature
+        /// The installed version could not be read from where option
+        /// `installed_version_from` points (an AppStream file, a version file).
+        case installedVersion
     }
 
     package let kind: Kind
@@ -21,4 +24,5 @@ package struct GateFailure: Error, Sendable, Equatable {
     package static func invalidArgument(_ message: String) -> GateFailure { GateFailure(.invalidArgument, message) }
     package static func invalidVersion(_ message: String) -> GateFailure { GateFailure(.invalidVersion, message) }
     package static func config(_ message: String) -> GateFailure { GateFailure(.config, message) }
+    package static func installedVersion(_ message: String) -> GateFailure { GateFailure(.installedVersion, message) }
 }
