@@ -140,7 +140,7 @@ def test_strerror_text_for_every_code():
 
 def test_an_unknown_code_has_the_librarys_name():
     # errorName's fallback (Sources/VersionGate/Errors.swift; GateTests pins it).
-    for code in (12345, -999, -16):
+    for code in (12345, -999, -17):
         assert vg.error_name(code) == "VG_EUNKNOWN"
         error = vg.VersionGateError(code)
         assert (error.name, error.message) == ("VG_EUNKNOWN", vg.strerror(code))
