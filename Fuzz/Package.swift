@@ -10,7 +10,7 @@
 // libFuzzer needs coverage of.
 import PackageDescription
 
-let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature"]
+let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature", "FuzzMetainfo"]
 
 let package = Package(
     name: "VersionGateFuzz",

@@ -30,6 +30,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case message
     /// `[trusted_keys NUL] signature file`: MinisignPublicKey, MinisignSignature, SignatureCheck.
     case signature
+    /// An AppStream metainfo file: libexpat → AppStreamReleases → the installed version.
+    case metainfo
 }
 
 /// Every property of `target` that `input` violates; empty when all hold.
@@ -43,6 +45,7 @@ func fuzzViolations(_ target: FuzzTarget, _ input: [UInt8]) -> [String] {
     case .itunes: URLProperties.checkLookup(input, &check)
     case .message: MessageProperties.check(String(decoding: input, as: UTF8.self), &check)
     case .signature: SignatureProperties.check(input, &check)
+    case .metainfo: MetainfoProperties.check(input, &check)
     }
     return check.failures
 }
@@ -792,6 +795,42 @@ enum MessageProperties {
 
 /// The seeded pairs (Fuzz/README.md, "Seeds": made with minisign 0.11,
 /// the secret keys deleted): the only signatures of `document` that exist.
+/// The installed version read from any bytes: the parse fails with an
+/// error naming the file, or yields the greatest stable release, which is
+/// a valid version no other stable release exceeds; the same bytes give
+/// the same answer twice.
+enum MetainfoProperties {
+    static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
+        let name = "fuzz.metainfo.xml"
+        let first = AppStreamReader.parse(input, .metainfo, name: name)
+        let second = AppStreamReader.parse(input, .metainfo, name: name)
+        switch (first, second) {
+        case (.failure(let failure), .failure(let again)):
+            check.expect(failure == again, "two parses of the same bytes fail differently")
+            check.expect(failure.kind == .installedVersion, "failure kind \(failure.kind)")
+            check.expect(failure.message.hasPrefix(name), "the failure does not name the file: \(failure.message)")
+        case (.success(let releases), .success(let again)):
+            check.expect(releases.releases == again.releases, "two parses of the same bytes differ")
+            check.expect(releases.shapeProblem == nil, "parsed although \(releases.shapeProblem ?? "")")
+            let stable = releases.releases.filter { $0.type == nil || $0.type == "stable" }
+                .filter { Version.compare($0.version, $0.version) != nil }
+            guard let installed = releases.installed else {
+                check.expect(stable.isEmpty, "no installed version although \(stable.count) stable releases are valid")
+                return
+            }
+            check.expect(Version.compare(installed, installed) != nil, "installed \(installed) is not a valid version")
+            for release in stable {
+                check.expect((Version.compare(installed, release.version) ?? -1) >= 0,
+                             "installed \(installed) is below the stable release \(release.version)")
+            }
+            check.expect(stable.contains { Version.compare($0.version, installed) == 0 },
+                         "installed \(installed) is none of the stable releases")
+        default:
+            check.expect(false, "two parses of the same bytes disagree on success")
+        }
+    }
+}
+
 enum SignatureProperties {
     static let document = Array(#"{"linux":{"min_version":"2.0.0","latest_version":"2.1.0"}}"#.utf8) + [0x0A]
     static let key = "RWRSL0TWf/Q6nH2XGDuWjCjeZ+UWCvNINrw/yget9kMrkNGyhi0nlQgy"

@@ -40,12 +40,17 @@ package enum AppStreamReader {
     /// The file's release elements, parsed.
     private static func releases(_ path: String, _ kind: AppStreamReleases.Kind, _ files: any FileSystem)
         -> Result<AppStreamReleases, GateFailure> {
-        let bytes: [UInt8]
         do {
-            bytes = try files.read(path, maxBytes: maxFileBytes, trust: .document).bytes
+            return parse(try files.read(path, maxBytes: maxFileBytes, trust: .document).bytes, kind, name: path)
         } catch {
             return .failure(.installedVersion(error.message))
         }
+    }
+
+    /// A metainfo or releases document's release elements; failures start
+    /// with `name`.
+    package static func parse(_ bytes: [UInt8], _ kind: AppStreamReleases.Kind, name path: String)
+        -> Result<AppStreamReleases, GateFailure> {
         let collector = Collector(AppStreamReleases(kind: kind))
         var error = [CChar](repeating: 0, count: 256)
         let outcome = withExtendedLifetime(collector) {

@@ -1,0 +1,4 @@
+// The metainfo fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.metainfo)
