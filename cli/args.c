@@ -116,7 +116,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
             {"--source", OPT_SOURCE, "source"}, {"--platform", OPT_PLATFORM, "platform"},
             {"--store", OPT_STORE, "store"}, {"--app-id", OPT_APP_ID, "app_id"},
             {"--version", OPT_VERSION, NULL}, {"--dialog", OPT_DIALOG, NULL}, {"--set", OPT_SET, NULL},
-            {"--versions", OPT_VERSIONS, NULL},
+            {"--versions", OPT_VERSIONS, NULL}, {"--version-from", OPT_VERSION, "installed_version_from"},
         };
         int matched = 0;
         for (size_t o = 0; o < sizeof valued / sizeof valued[0] && !matched && status == 0; o++) {
@@ -132,6 +132,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
                 status = add_setting(args, valued[o].key, strlen(valued[o].key), value);
                 if (valued[o].flag == OPT_SOURCE) args->has_source = 1;
                 if (valued[o].flag == OPT_STORE) args->has_store = 1;
+                if (valued[o].flag == OPT_VERSION) args->has_version_from = 1;
             } else if (valued[o].flag == OPT_VERSION) {
                 args->version = value;
             } else if (valued[o].flag == OPT_DIALOG) {
@@ -148,6 +149,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
                 status = add_setting(args, value, key_length, equals + 1);
                 if (key_length == 6 && strncmp(value, "source", 6) == 0) args->has_source = 1;
                 if (key_length == 5 && strncmp(value, "store", 5) == 0) args->has_store = 1;
+                if (key_length == 22 && strncmp(value, "installed_version_from", 22) == 0) args->has_version_from = 1;
             }
         }
         if (status) break;
@@ -173,7 +175,10 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
     if (status != 0) return status;
 
     if ((allowed & OPT_SOURCE) && !args->has_source) return fail(args, "--source is required");
-    if ((allowed & OPT_VERSION) && !args->version) return fail(args, "--version is required");
+    if ((allowed & OPT_VERSION) && !args->version && !args->has_version_from)
+        return fail(args, "--version or --version-from is required");
+    if (args->version && args->has_version_from)
+        return fail(args, "--version and --version-from are exclusive: one says which version runs");
     if ((allowed & OPT_STORE) && !args->has_store) return fail(args, "--store is required");
     if ((allowed & OPT_VERSIONS) && !args->versions) return fail(args, "--versions FILE is required");
     if ((allowed & OPT_POSITIONAL) && args->positional_count != positionals)

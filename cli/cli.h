@@ -48,9 +48,10 @@ typedef struct vgcli_args {
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
     const char *versions;       /* simulate --versions FILE */
-    vgcli_setting *settings;    /* --source, --platform, --store, --app-id, --set, in order */
+    vgcli_setting *settings;    /* --source, --platform, --store, --app-id, --version-from, --set, in order */
     size_t setting_count;
     int has_source, has_store;
+    int has_version_from;       /* --version-from (or --set installed_version_from=): the library reads it */
     const char *positional[2];  /* compare A B */
     size_t positional_count;
     char **command;             /* exec: after --, argv as given (not copied) */

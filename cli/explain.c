@@ -55,7 +55,8 @@ int vgcli_explain(const vgcli_args *args) {
     if (vg_result_error(result) != VG_OK) line("", vg_result_error_message(result));
 
     printf("2. What the decision used (platform %s; absent, empty or invalid keys show -)\n", platform);
-    line("current version:", vg_result_get(result, "current") ? vg_result_get(result, "current") : args->version);
+    const char *current = vg_result_get(result, "current") ? vg_result_get(result, "current") : args->version;
+    line("current version:", current ? current : "not known");
     operator_key(result, "blocked_versions", "", platform, "blocked_versions");
     operator_key(result, "min_required_version", "", platform, "min_required");
     operator_key(result, "min_required_version", "_effective_at", platform, "min_required_effective_at");

@@ -24,20 +24,23 @@ static const struct {
      "Each verb takes --help. 'versiongate --version' prints the version.\n"
      "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n"},
     {"check",
-     "Usage: versiongate check --source S --version V [--platform P] [--set KEY=VALUE]... [--json] [--verbose]\n"
+     "Usage: versiongate check --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]... [--json] [--verbose]\n"
      "Prints the decision (status, message, store URL), or with --json the result object.\n"
      "Exit 0 up to date, 10 optional, 20 mandatory, 2 usage error. A source that fails\n"
      "gives 0 (fail-open) and a one-line warning on stderr.\n"
      "--set sets any client option (vg_client_set), e.g. locale, timeout_ms, store, app_id.\n"
+     "--version-from appstream[:ID] reads the installed version from the system's AppStream\n"
+     "metainfo (ID defaults to the app_id option); file:PATH from a file's first line.\n"
      "--verbose (-v) prints the library's log on stderr: fetches, fallbacks; twice, every step.\n"
      "\n"
      "Examples:\n"
      "  versiongate check --source /usr/share/myapp/gate.json --version 1.0.40\n"
+     "  versiongate check --source /usr/share/myapp/gate.json --version-from appstream:org.example.App\n"
      "  versiongate check --version 2.1 --source https://example.com/gate.json --json\n"
      "  versiongate check --source gate.json --version 1.0 --set locale=de --set store=flathub --set app_id=org.example.App\n"},
     {"exec",
-     "Usage: versiongate exec --source S --version V [--dialog auto|terminal|zenity|kdialog|none]\n"
-     "                        [--platform P] [--set KEY=VALUE]... [--verbose] -- COMMAND [ARG...]\n"
+     "Usage: versiongate exec --source S (--version V | --version-from FROM)\n"
+     "                        [--dialog auto|terminal|zenity|kdialog|none] [--platform P] [--set KEY=VALUE]... [--verbose] -- COMMAND [ARG...]\n"
      "Checks, then replaces itself with COMMAND (same pid, arguments unchanged, its exit status).\n"
      "OPTIONAL: prompts once (Update, Later, Skip this version), then runs COMMAND.\n"
      "MANDATORY: a blocking prompt whose Update opens the store; COMMAND never starts; exit 20.\n"
@@ -48,10 +51,10 @@ static const struct {
      "\n"
      "Examples:\n"
      "  versiongate exec --source /usr/share/myapp/gate.json --version 1.0.40 -- /usr/bin/myapp\n"
-     "  Exec=versiongate exec --source /usr/share/myapp/gate.json --version 1.0.40 -- /usr/bin/myapp %U\n"
+     "  Exec=versiongate exec --source /usr/share/myapp/gate.json --version-from appstream:org.example.App -- /usr/bin/myapp %U\n"
      "  versiongate exec --dialog zenity --set remind_after_s=604800 --source gate.json --version 1.0 -- myapp \"$@\"\n"},
     {"explain",
-     "Usage: versiongate explain --source S --version V [--platform P] [--set KEY=VALUE]... [--verbose]\n"
+     "Usage: versiongate explain --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]... [--verbose]\n"
      "Every step of one check: where the config came from, the thresholds, the rule that\n"
      "decided, the message language, the store URL and why, the session state.\n"
      "Changes nothing: no prompt is consumed. Exit 0.\n"

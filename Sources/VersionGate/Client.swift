@@ -107,11 +107,8 @@ public func vg_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ source: Uns
 
 private func check(_ client: GateClient?, _ current: UnsafePointer<CChar>?, log: CallLog? = nil) -> GateResult {
     guard let client else { return GateResult(failOpen: .invalidArgument("client is NULL")) }
-    guard let current else {
-        let result = GateResult(failOpen: .invalidArgument("current version is NULL"))
-        log?.record(result)
-        return result
-    }
+    // NULL: the version installed on this system (option installed_version_from).
+    guard let current else { return client.checkInstalled(log: log) }
     return client.check(current: versionBytes(cString: current), log: log)
 }
 

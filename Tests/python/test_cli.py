@@ -57,7 +57,7 @@ def test_overview_help(env):
 USAGE_ERRORS = [
     (["frobnicate"], "unknown verb"),
     (["check", "--version", "1.0"], "--source is required"),
-    (["check", "--source", "g.json"], "--version is required"),
+    (["check", "--source", "g.json"], "--version or --version-from is required"),
     (["check", "--source", "g.json", "--version"], "--version needs a value"),
     (["check", "--source", "g.json", "--version", "1", "--bogus"], "unknown option \"--bogus\""),
     (["check", "--source", "g.json", "--version", "1", "extra"], "unexpected argument \"extra\""),

@@ -15,6 +15,7 @@ from conftest import REPO, flat
 
 DESKTOP = REPO / "examples" / "desktop" / "example-app.desktop"
 LAUNCHER = REPO / "examples" / "desktop" / "example-app-launcher.sh"
+METAINFO = REPO / "examples" / "desktop" / "org.example.App.metainfo.xml"
 RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
 
 
@@ -139,6 +140,11 @@ def installed(tmp_path):
     env = Env(tmp_path)
     shutil.copy(env.probe, root / "bin" / "example-app")
     os.symlink(CLI, env.bin / "versiongate")
+    # The example's metainfo, installed where the launchers read the version (1.0.40).
+    share = tmp_path / "share"
+    (share / "metainfo").mkdir(parents=True)
+    shutil.copy(METAINFO, share / "metainfo" / METAINFO.name)
+    env.extra["XDG_DATA_DIRS"] = str(share)
     return env, root
 
 
@@ -172,6 +178,19 @@ def test_desktop_exec_below_the_minimum_never_starts_the_app(installed):
                           capture_output=True, timeout=60)
     assert proc.returncode == 20
     assert not env.probe_out.exists()
+
+
+def test_desktop_exec_follows_the_installed_metainfo(installed, tmp_path):
+    # An upgrade installs a new metainfo; the desktop entry is the same line.
+    env, root = installed
+    (root / "share" / "gate.json").write_text(__import__("json").dumps(flat(min_required="1.0.41")))
+    installed_metainfo = tmp_path / "share" / "metainfo" / METAINFO.name
+    installed_metainfo.write_text(METAINFO.read_text().replace(
+        '<release version="1.0.40"', '<release version="1.0.41"/>\n    <release version="1.0.40"'))
+    proc = subprocess.run(desktop_argv(root, []), env=env.vars(), stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert probe_output(env)["argv"] == [str(root / "bin" / "example-app")]
 
 
 def test_shell_launcher_execs_the_app(installed, tmp_path):

@@ -624,8 +624,10 @@ class Client(_Handle):
         vg_client_store_url(ctypes.byref(out), self._h())
         return _take_string(out)
 
-    def check(self, version: Optional[StrOrBytes]) -> Result:
-        """May ``version`` run? Always a Result (fail-open errors included)."""
+    def check(self, version: Optional[StrOrBytes] = None) -> Result:
+        """May ``version`` run? Always a Result (fail-open errors included).
+        Without one, the version installed on this system, read where the
+        ``installed_version_from`` option says (AppStream metainfo, a file)."""
         return _result_from(vg_client_check, self._h(), _encode(version))
 
 

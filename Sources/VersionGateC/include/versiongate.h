@@ -158,6 +158,8 @@ void vg_client_free(vg_client *client);
  *       After an OPTIONAL prompt, no other for this many seconds, across login sessions (under $XDG_STATE_HOME); 0 = once per session only.
  *   "dry_run": 0 or 1; default 0.
  *       1: a check says whether it would prompt but records nothing (no session marker, no remind time).
+ *   "installed_version_from": appstream, appstream:ID or file:ABSOLUTE_PATH; default none.
+ *       Where vg_client_check with a NULL version reads the installed one: the greatest stable release in the AppStream metainfo of ID (default: app_id), or a file's first line.
  *   "firebase_project_id": [A-Za-z0-9-]{1,64}; default none.
  *       Firebase project, overriding the firebase:// URL's.
  *   "firebase_api_key": [A-Za-z0-9_-]{1,256}; default none.
@@ -229,7 +231,10 @@ int vg_client_skip_version(vg_client *client, const char *version);
  *  out: receives a result (always, when out is not NULL); free it with
  *       vg_result_free.
  *  client: a configured client; NULL -> VG_EINVAL.
- *  current_version: the running version; NULL -> VG_EINVAL.
+ *  current_version: the running version; NULL: the version installed on
+ *       this system, read where option "installed_version_from" says
+ *       (VG_EINSTALLED when it cannot be read; VG_EINVAL when the option
+ *       is not set).
  * Returns the same code as vg_result_error(*out): VG_OK when the decision
  * came from a good config, else why the result fails open (UP_TO_DATE).
  * Thread-safe: many threads may check on one client at once. */

@@ -18,6 +18,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var remindAfterSeconds: Int64 = 0
     /// Checks say whether they would prompt but record nothing (explain).
     package var dryRun = false
+    /// Where a check without a version reads the installed one; nil: it must be passed.
+    package var installedVersionFrom: InstalledVersionSource?
 
     package var firebaseProjectID: String?
     package var firebaseAPIKey: String?
@@ -108,6 +110,11 @@ extension ClientOptions {
                    summary: "1: a check says whether it would prompt but records nothing (no session marker, no remind time)") {
             o, v throws(GateFailure) in
             o.dryRun = try v.map { v throws(GateFailure) in try number("dry_run", v, 0...1) } == 1
+        },
+        OptionSpec(key: "installed_version_from", accepts: InstalledVersionSource.accepts, defaultText: "-",
+                   summary: "where vg_client_check with a NULL version reads the installed one: the greatest stable release in the AppStream metainfo of ID (default: app_id), or a file's first line") {
+            o, v throws(GateFailure) in
+            o.installedVersionFrom = try v.map { v throws(GateFailure) in try InstalledVersionSource.parse(v).get() }
         },
         OptionSpec(key: "firebase_project_id", accepts: "[A-Za-z0-9-]{1,64}", defaultText: "-",
                    summary: "Firebase project, overriding the firebase:// URL's") { o, v throws(GateFailure) in
