@@ -149,4 +149,19 @@ final class MessagesTests: XCTestCase {
             XCTAssertLessThanOrEqual(result?.utf8.count ?? 0, 1024, line: line)
         }
     }
+
+    /// Release notes: the message rules with line breaks kept, at most 4 KiB and 40 lines.
+    func testReleaseNotes() {
+        XCTAssertEqual(MessageSanitizer.releaseNotes("  Faster start-up.\r\n\n- Fixed\tprinting\u{202E}\n  "),
+                       "Faster start-up.\n\n- Fixedprinting")
+        let lines = (1...50).map { "line \($0)" }
+        XCTAssertEqual(MessageSanitizer.releaseNotes(lines.joined(separator: "\n")),
+                       lines.prefix(40).joined(separator: "\n"), "cut after 40 lines")
+        XCTAssertEqual(MessageSanitizer.releaseNotes((lines.prefix(39) + ["", "", "x"]).joined(separator: "\n")),
+                       lines.prefix(39).joined(separator: "\n"), "and trimmed after the cut")
+        let long = String(repeating: "a", count: 5000)
+        XCTAssertEqual(MessageSanitizer.releaseNotes(long)?.utf8.count, 4096)
+        XCTAssertEqual(MessageSanitizer.sanitize(long)?.utf8.count, 1024, "update_message keeps its own cap")
+        XCTAssertNil(MessageSanitizer.releaseNotes(" \n\u{7}\n "))
+    }
 }
