@@ -40,6 +40,10 @@ CASES = {
                                    r"\(bucket (\d+), shown below 0\)")),
     "up_to_date": (BASE, "1.0.41", "UP_TO_DATE", "up_to_date",
                    "1.0.41 is not below min_required_version_linux 1.0.30 or latest_version_linux 1.0.41"),
+    "requirements_unmet": ({**BASE, "latest_version_linux_requires": "arch=x86_64|aarch64, glibc>=99"}, "1.0.35",
+                           "UP_TO_DATE", "requirements_unmet",
+                           re.compile(r"1\.0\.35 is below latest_version_linux 1\.0\.41, but this system does not meet "
+                                      r"its requirement glibc>=99 \(glibc 2\.\d+\)")),
     "missing_document": (None, "1.0.20", "UP_TO_DATE", "fail_open", re.compile(r".*gate\.json.*")),
     "invalid_version": (BASE, "1.0.x", "UP_TO_DATE", "fail_open", 'current version "1.0.x" is not a valid version'),
 }

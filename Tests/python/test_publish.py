@@ -44,6 +44,13 @@ def lint(env, path, *platforms):
     (flat(update_url_linux="https://evil.example/app"),
      'update_url_linux "https://evil.example/app" is refused by the default URL policy: host evil.example is not allowed'),
     (flat(update_message_de="x" * 2000), "update_message_de is 2000 bytes; only the first 1024 are shown"),
+    (flat(latest_version_linux_requires="glibc>>2, arch=x86_64"),
+     'latest_version_linux_requires clause "glibc>>2" compares with ">2", not a valid version; ignored'),
+    (flat(min_required_version_linux_requires="kernel>=6.1, libc>=2"),
+     'min_required_version_linux_requires clause "libc>=2" names libc, not one of glibc, kernel, arch, os, '
+     'os_version; ignored'),
+    (flat(latest_version_linux_require="glibc>=2.31"),
+     'unknown key "latest_version_linux_require": did you mean "latest_version_linux_requires"?'),
     (flat(min_requried_version_linux="1.0"),
      'unknown key "min_requried_version_linux": did you mean "min_required_version_linux"?'),
     (flat(latest_version_linux_rolout_percent="5"),

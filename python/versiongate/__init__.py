@@ -472,7 +472,7 @@ class Result(_Handle):
     def rule(self) -> str:
         """``vg_result_rule``: the rule that decided ("blocked", "below_minimum",
         "grace_period", "below_latest", "outside_rollout", "up_to_date",
-        "fail_open"; more may be added)."""
+        "fail_open", "requirements_unmet"; more may be added)."""
         return _decode(vg_result_rule(self._h()))
 
     def get(self, key: str) -> Optional[str]:

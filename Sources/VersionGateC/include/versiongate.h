@@ -369,6 +369,8 @@ const char *vg_result_latest(const vg_result *result);
  *   "outside_rollout"  below latest, outside its staged rollout: UP_TO_DATE
  *   "up_to_date"       below neither threshold: UP_TO_DATE
  *   "fail_open"        no config decided, or the version is invalid: UP_TO_DATE
+ *   "requirements_unmet" below latest, whose latest_version_<platform>_requires
+ *                      this system does not meet: UP_TO_DATE
  * The result's "reason" field says the same for people, naming the numbers. */
 const char *vg_result_rule(const vg_result *result);
 

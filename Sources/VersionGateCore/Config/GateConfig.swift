@@ -36,4 +36,7 @@ package struct GateConfig: Sendable, Equatable {
     package static func minEffectiveAtKey(platform: String) -> String { "min_required_version_\(platform)_effective_at" }
     /// The share (0-100) of installations shown the OPTIONAL prompt.
     package static func rolloutPercentKey(platform: String) -> String { "latest_version_\(platform)_rollout_percent" }
+    /// What each version needs of the system (docs/design.md, "Requirements").
+    package static func minRequiresKey(platform: String) -> String { "min_required_version_\(platform)_requires" }
+    package static func latestRequiresKey(platform: String) -> String { "latest_version_\(platform)_requires" }
 }

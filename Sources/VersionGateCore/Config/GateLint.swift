@@ -61,7 +61,8 @@ package enum GateLint {
         let known = [GateConfig.updateMessageKey] + platforms.flatMap { platform in
             [GateConfig.minRequiredKey(platform: platform), GateConfig.latestKey(platform: platform),
              GateConfig.updateURLKey(platform: platform), GateConfig.blockedVersionsKey(platform: platform),
-             GateConfig.minEffectiveAtKey(platform: platform), GateConfig.rolloutPercentKey(platform: platform)]
+             GateConfig.minEffectiveAtKey(platform: platform), GateConfig.rolloutPercentKey(platform: platform),
+             GateConfig.minRequiresKey(platform: platform), GateConfig.latestRequiresKey(platform: platform)]
         }
         return keys.sorted().compactMap { key in
             guard !known.contains(key), !key.hasPrefix(GateConfig.updateMessageKey + "_"), key.utf8.count <= 80 else {

@@ -7,7 +7,11 @@
 /// 2. Else the gate rule (Gate.decide); a MANDATORY before the minimum's
 ///    `effective_at` is OPTIONAL and carries the date (a grace period,
 ///    never staged).
-/// 3. An OPTIONAL for a new latest version is shown only to the
+/// 3. An OPTIONAL for a new latest version this system cannot install
+///    (`latest_version_<platform>_requires` unmet) is UP_TO_DATE; a
+///    MANDATORY whose minimum it cannot run stays MANDATORY and says so
+///    (docs/design.md, "Requirements").
+/// 4. An OPTIONAL for a new latest version is shown only to the
 ///    installations in its rollout (`Rollout`); the others are UP_TO_DATE.
 package struct Decision: Sendable {
     package let status: GateStatus
@@ -26,14 +30,24 @@ package struct Decision: Sendable {
     package let rolloutBucket: Int?
     /// What it decided on; nil for a decision without a config.
     package let snapshot: GateSnapshot?
+    /// The requirement this system does not meet: of the latest version
+    /// (rule requirementsUnmet), or of the minimum (MANDATORY or a grace
+    /// period all the same: see `minimumUnsupported`).
+    package private(set) var unmet: Requirements.Unmet?
+    /// Below the minimum, and this system cannot run it.
+    package var minimumUnsupported: Bool { unmet != nil && (rule == .belowMinimum || rule == .gracePeriod) }
 
     /// - Parameters:
     ///   - now: wall clock, Unix seconds (for the grace period).
     ///   - rolloutBucket: the installation's bucket for `latest`, asked only
     ///     for a staged OPTIONAL; nil when there is no installation id.
+    ///   - facts: this system's values, asked only when a requirement
+    ///     matters; the default knows none, so no requirement is met.
     package init(current: UnsafeBufferPointer<UInt8>, snapshot: GateSnapshot, now: Int64 = 0,
-                 rolloutBucket: (_ latest: String) -> Int? = { _ in nil }) {
+                 rolloutBucket: (_ latest: String) -> Int? = { _ in nil },
+                 facts: () -> SystemFacts = { SystemFacts() }) {
         self.snapshot = snapshot
+        unmet = nil
         guard let version = Version(bytes: current) else {
             (status, rule, currentText, requiredFrom, rolloutPercent, self.rolloutBucket) =
                 (.upToDate, .failOpen, nil, nil, nil, nil)
@@ -51,6 +65,7 @@ package struct Decision: Sendable {
         }
         switch decided {
         case .mandatory:
+            unmet = snapshot.minRequires.clauses.isEmpty ? nil : snapshot.minRequires.firstUnmet(facts())
             if let effectiveAt = snapshot.minEffectiveAt, now < effectiveAt {
                 (status, rule, requiredFrom) = (.optional, .gracePeriod, effectiveAt)
             } else {
@@ -59,6 +74,10 @@ package struct Decision: Sendable {
             (rolloutPercent, self.rolloutBucket) = (nil, nil)
         case .optional:
             requiredFrom = nil
+            if !snapshot.latestRequires.clauses.isEmpty, let missing = snapshot.latestRequires.firstUnmet(facts()) {
+                (status, rule, rolloutPercent, self.rolloutBucket, unmet) = (.upToDate, .requirementsUnmet, nil, nil, missing)
+                return
+            }
             let percent = snapshot.rolloutPercent
             guard percent < 100, let latest = snapshot.latest?.string else {
                 (status, rule, rolloutPercent, self.rolloutBucket) = (.optional, .belowLatest, nil, nil)
@@ -79,7 +98,16 @@ package struct Decision: Sendable {
             (.upToDate, .failOpen, current, nil, nil, nil)
         self.failure = failure
         snapshot = nil
+        unmet = nil
     }
+
+    /// The unmet clause and this system's value, e.g. `glibc>=2.38 (glibc 2.36)`.
+    private var unmetText: String {
+        guard let unmet else { return "" }
+        return "\(unmet.clause.text) (\(unmet.clause.fact.rawValue) \(unmet.actual))"
+    }
+
+    private var unsupported: String { unmet == nil ? "" : "; this system cannot run it: it does not meet \(unmetText)" }
 
     /// One English line naming the numbers, e.g. `1.0.40 is in
     /// blocked_versions_linux`. Made on demand: a warm check never pays for it.
@@ -94,9 +122,11 @@ package struct Decision: Sendable {
         case .blocked:
             return "\(current) is in \(GateConfig.blockedVersionsKey(platform: platform))"
         case .belowMinimum:
-            return "\(current) is below \(minimum)"
+            return "\(current) is below \(minimum)" + unsupported
         case .gracePeriod:
-            return "\(current) is below \(minimum), required from \(RFC3339.text(requiredFrom ?? 0))"
+            return "\(current) is below \(minimum), required from \(RFC3339.text(requiredFrom ?? 0))" + unsupported
+        case .requirementsUnmet:
+            return "\(current) is below \(latest), but this system does not meet its requirement \(unmetText)"
         case .belowLatest:
             let staged = rolloutPercent.map { percent in
                 ", inside its staged rollout (bucket \(rolloutBucket ?? 0), shown below \(percent))"

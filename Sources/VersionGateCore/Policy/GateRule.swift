@@ -16,6 +16,8 @@ package enum GateRule: Int, Sendable, CaseIterable {
     case upToDate
     /// No config decided, or the current version is invalid: UP_TO_DATE.
     case failOpen
+    /// Below latest, but this system does not meet latest_version_<platform>_requires: UP_TO_DATE.
+    case requirementsUnmet
 
     /// As the JSON, the header and vg_result_rule spell it; static storage,
     /// so a C caller may keep the pointer forever.
@@ -28,6 +30,7 @@ package enum GateRule: Int, Sendable, CaseIterable {
         case .outsideRollout: return "outside_rollout"
         case .upToDate: return "up_to_date"
         case .failOpen: return "fail_open"
+        case .requirementsUnmet: return "requirements_unmet"
         }
     }
 

@@ -49,6 +49,9 @@ package final class GateSnapshot: Sendable {
     package let minEffectiveAt: Int64?
     /// latest_version_<platform>_rollout_percent, 0-100 (100 when absent or invalid).
     package let rolloutPercent: Int
+    /// What the minimum and the latest version need of the system
+    /// (`..._requires`); no clauses when absent (docs/design.md, "Requirements").
+    package let minRequires, latestRequires: Requirements
     /// The last URL-policy verdict on updateURLText: clients rarely change
     /// policy, and judging a URL costs more than the whole rest of a check.
     private let urlVerdict = Mutex<(policy: StoreURLPolicy, refusal: String?)?>(nil)
@@ -114,6 +117,15 @@ package final class GateSnapshot: Sendable {
         } else {
             rolloutPercent = 100
         }
+
+        func requirements(_ key: String) -> Requirements {
+            guard let raw = config.values[key], !ASCII.trimmingBlanks(raw).isEmpty else { return Requirements(clauses: []) }
+            let (parsed, malformed) = Requirements.parse(raw)
+            problems += malformed.map { "\(key) \($0)" }
+            return parsed
+        }
+        minRequires = requirements(GateConfig.minRequiresKey(platform: platform))
+        latestRequires = requirements(GateConfig.latestRequiresKey(platform: platform))
 
         templateVersion = config.templateVersion
         self.problems = problems

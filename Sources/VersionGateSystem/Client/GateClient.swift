@@ -76,11 +76,11 @@ package final class GateClient: Sendable {
         }
 
         let snapshot = loaded.snapshot
-        let decision = Decision(current: current, snapshot: snapshot, now: request.now) { latest in
+        let decision = Decision(current: current, snapshot: snapshot, now: request.now, rolloutBucket: { latest in
             let state = PrivateDirectory(base: environment.stateHome, files: system.files)
             return (try? source.get()).flatMap { InstallationID.resolve($0, state: state) }
                 .map { Rollout.bucket(installationID: $0, latest: latest) }
-        }
+        }, facts: { SystemFactsReader.current })
         var shouldPrompt = decision.status == .mandatory
         var sessionNote: String?
         if decision.status == .optional {

@@ -11,6 +11,11 @@ package enum SystemFactsReader {
     /// `/etc/os-release`, else `/usr/lib/os-release` (os-release(5)).
     package static let osReleasePaths = ["/etc/os-release", "/usr/lib/os-release"]
 
+    /// This process's, read on first use (only a snapshot with requirements
+    /// asks): glibc, the kernel and the machine do not change under a
+    /// running process, and an OS upgrade restarts the session.
+    package static let current = read(files: POSIXFiles())
+
     package static func read(files: any FileSystem) -> SystemFacts {
         var facts = SystemFacts()
         facts.glibc = String(validatingCString: vg_system_libc_version())
