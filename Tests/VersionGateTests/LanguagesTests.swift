@@ -20,11 +20,15 @@ final class LanguagesTests: XCTestCase {
 
     func testEveryStringOfEveryLanguage() {
         let english = MessageCatalog.english
+        XCTAssertEqual(english.mandatoryUnsupportedMessage,
+                       "This version is no longer supported, and its update cannot be installed on this system.")
         for catalog in MessageCatalog.all {
             let tag = catalog.language
             XCTAssertEqual(MessageCatalog.forLanguage(tag), catalog, tag)
             let prompt = [("mandatory.title", catalog.mandatoryTitle, english.mandatoryTitle),
                           ("mandatory.message", catalog.mandatoryMessage, english.mandatoryMessage),
+                          ("mandatory.unsupported", catalog.mandatoryUnsupportedMessage,
+                           english.mandatoryUnsupportedMessage),
                           ("optional.title", catalog.optionalTitle, english.optionalTitle),
                           ("optional.message", catalog.optionalMessage, english.optionalMessage),
                           ("button.update", catalog.updateLabel, english.updateLabel),
@@ -34,7 +38,8 @@ final class LanguagesTests: XCTestCase {
                                 ("date.pattern", catalog.datePattern, english.datePattern)]
                 + zip(catalog.months, english.months).enumerated().map { ("month.\($0 + 1)", $1.0, $1.1) }
                 + [("date.day1", catalog.firstDay, english.firstDay)]
-            XCTAssertEqual(all.count, 22, tag)
+            XCTAssertEqual(all.count, 23, tag)
+            XCTAssertEqual(Set(all.map(\.0)), Set(MessageCatalog.fieldOrder), "\(tag): a catalog field is not checked here")
             for (key, text, englishText) in all {
                 XCTAssertFalse(text.isEmpty, "\(tag) \(key)")
                 XCTAssertFalse(text.unicodeScalars.contains("\u{FFFD}"), "\(tag) \(key): not valid UTF-8 in its .po")
@@ -44,6 +49,8 @@ final class LanguagesTests: XCTestCase {
                 }
             }
             XCTAssertEqual(Set(prompt.map(\.1)).count, prompt.count, "\(tag): two prompt strings are the same")
+            // Shown instead of mandatory.message when updating cannot help on this system: its own words.
+            XCTAssertNotEqual(catalog.mandatoryUnsupportedMessage, catalog.mandatoryMessage, tag)
             XCTAssertEqual(Set(catalog.months).count, 12, tag)
             XCTAssertEqual(count("{date}", in: catalog.requiredFromMessage), 1, tag)
             for placeholder in ["{day}", "{month}", "{year}"] {
@@ -110,8 +117,9 @@ final class LanguagesTests: XCTestCase {
         XCTAssertEqual(MessageCatalog.forLanguage("fa").skipLabel, "رد شدن از این نسخه")
         let uzbek = MessageCatalog.forLanguage("uz")
         XCTAssertEqual(uzbek.skipLabel, "Bu versiyani o\u{02BB}tkazib yuborish")
-        for text in [uzbek.mandatoryTitle, uzbek.mandatoryMessage, uzbek.optionalTitle, uzbek.optionalMessage,
-                     uzbek.updateLabel, uzbek.laterLabel, uzbek.skipLabel, uzbek.requiredFromMessage] + uzbek.months {
+        for text in [uzbek.mandatoryTitle, uzbek.mandatoryMessage, uzbek.mandatoryUnsupportedMessage,
+                     uzbek.optionalTitle, uzbek.optionalMessage, uzbek.updateLabel, uzbek.laterLabel, uzbek.skipLabel,
+                     uzbek.requiredFromMessage] + uzbek.months {
             XCTAssertFalse(text.unicodeScalars.contains("\u{2018}"), text)
         }
     }

@@ -5,6 +5,8 @@ document and Firebase)."""
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import re
 import shutil
 import subprocess
@@ -37,6 +39,30 @@ def test_generated_catalog_matches_the_po_files(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert out.read_text(encoding="utf-8") == GENERATED.read_text(encoding="utf-8"), \
         "Catalog.generated.swift is stale: run scripts/catalog"
+
+
+def read_po(path):
+    """msgctxt -> (msgid, msgstr, flags) of one .po or the .pot, read by scripts/catalog's own parser."""
+    loader = importlib.machinery.SourceFileLoader("catalog", str(REPO / "scripts" / "catalog"))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("catalog", loader))
+    loader.exec_module(module)
+    return {e["msgctxt"]: (e["msgid"], e["msgstr"], e["flags"]) for e in module.parse_po(path)[1]}
+
+
+UNSUPPORTED = "This version is no longer supported, and its update cannot be installed on this system."
+
+
+@pytest.mark.parametrize("po", PO_FILES, ids=lambda p: p.stem)
+def test_every_language_translates_the_unsupported_message(po):
+    """mandatory.unsupported (MANDATORY when this system cannot take the update): translated in every
+    language, not fuzzy, not the English text, and not that language's mandatory.message."""
+    assert read_po(PO / "versiongate.pot")["mandatory.unsupported"][0] == UNSUPPORTED
+    entries = read_po(po)
+    msgid, msgstr, flags = entries["mandatory.unsupported"]
+    assert msgid == UNSUPPORTED and "fuzzy" not in flags, po.stem
+    assert msgstr.strip() and msgstr != UNSUPPORTED, po.stem
+    assert msgstr != entries["mandatory.message"][1], po.stem
+    assert "{" not in msgstr, po.stem
 
 
 @pytest.mark.skipif(not shutil.which("msgfmt"), reason="msgfmt (gettext) is not installed: scripts/setup")

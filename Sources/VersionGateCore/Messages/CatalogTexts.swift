@@ -5,11 +5,14 @@ import Synchronization
 package final class CatalogTexts: Sendable {
     package let language: String
     package let mandatoryTitle, mandatoryMessage, optionalTitle, optionalMessage, updateLabel, laterLabel, skipLabel: CText
+    /// MANDATORY's message when this system does not meet the required version's requirements.
+    package let mandatoryUnsupportedMessage: CText
 
     private init(_ catalog: MessageCatalog) {
         language = catalog.language
         mandatoryTitle = CText(catalog.mandatoryTitle)
         mandatoryMessage = CText(catalog.mandatoryMessage)
+        mandatoryUnsupportedMessage = CText(catalog.mandatoryUnsupportedMessage)
         optionalTitle = CText(catalog.optionalTitle)
         optionalMessage = CText(catalog.optionalMessage)
         updateLabel = CText(catalog.updateLabel)

@@ -4,6 +4,9 @@ package struct MessageCatalog: Sendable, Equatable {
     /// The catalog's tag, as `LocaleChoice.resolve` returns it, e.g. "pt-BR".
     package let language: String
     package let mandatoryTitle, mandatoryMessage, optionalTitle, optionalMessage, updateLabel, laterLabel: String
+    /// MANDATORY's message, instead of `mandatoryMessage`, when the required version has
+    /// requirements this system does not meet (e.g. a newer glibc): updating will not help here.
+    package let mandatoryUnsupportedMessage: String
     /// OPTIONAL's third button (vg_client_skip_version).
     package let skipLabel: String
     /// The grace period's message (OPTIONAL until a minimum takes effect); {date} is the date.
@@ -14,6 +17,28 @@ package struct MessageCatalog: Sendable, Equatable {
     /// {day} on the first of a month: "1", or the ordinal where the language writes it so
     /// ("1er" in French, "1º" in Portuguese); days 2-31 are their digits.
     package let firstDay: String
+
+    /// The memberwise initializer, with `mandatoryUnsupportedMessage` English's when left out
+    /// (as MessagesTests builds the English catalog by hand).
+    package init(language: String, mandatoryTitle: String, mandatoryMessage: String,
+                 mandatoryUnsupportedMessage: String = MessageCatalog.english.mandatoryUnsupportedMessage,
+                 optionalTitle: String, optionalMessage: String, updateLabel: String, laterLabel: String,
+                 skipLabel: String, requiredFromMessage: String, datePattern: String, months: [String],
+                 firstDay: String) {
+        self.language = language
+        self.mandatoryTitle = mandatoryTitle
+        self.mandatoryMessage = mandatoryMessage
+        self.mandatoryUnsupportedMessage = mandatoryUnsupportedMessage
+        self.optionalTitle = optionalTitle
+        self.optionalMessage = optionalMessage
+        self.updateLabel = updateLabel
+        self.laterLabel = laterLabel
+        self.skipLabel = skipLabel
+        self.requiredFromMessage = requiredFromMessage
+        self.datePattern = datePattern
+        self.months = months
+        self.firstDay = firstDay
+    }
 
     /// `requiredFromMessage` for a calendar date (month 1-12).
     package func requiredFrom(year: Int64, month: Int64, day: Int64) -> String {
@@ -83,9 +108,9 @@ extension MessageCatalog {
             start = row.texts.utf8.index(after: index)
         }
         func text(_ n: Int) -> String { n < texts.count ? texts[n] : "" }
-        self.init(language: row.tag, mandatoryTitle: text(0), mandatoryMessage: text(1), optionalTitle: text(2),
-                  optionalMessage: text(3), updateLabel: text(4), laterLabel: text(5), skipLabel: text(6),
-                  requiredFromMessage: text(7), datePattern: text(8), months: (9..<21).map(text),
-                  firstDay: text(21))
+        self.init(language: row.tag, mandatoryTitle: text(0), mandatoryMessage: text(1),
+                  mandatoryUnsupportedMessage: text(2), optionalTitle: text(3), optionalMessage: text(4),
+                  updateLabel: text(5), laterLabel: text(6), skipLabel: text(7), requiredFromMessage: text(8),
+                  datePattern: text(9), months: (10..<22).map(text), firstDay: text(22))
     }
 }
