@@ -66,6 +66,7 @@ final class MessagesTests: XCTestCase {
         XCTAssertEqual(MessageCatalog.forLanguage("en"), MessageCatalog(
             language: "en", mandatoryTitle: "Update required",
             mandatoryMessage: "This version is no longer supported. Please update to continue.",
+            mandatoryUnsupportedMessage: "This version is no longer supported, and its update cannot be installed on this system.",
             optionalTitle: "Update available", optionalMessage: "A new version is available.",
             updateLabel: "Update", laterLabel: "Later", skipLabel: "Skip this version",
             requiredFromMessage: "This version will stop working on {date}. Please update before then.",

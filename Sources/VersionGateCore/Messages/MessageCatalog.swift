@@ -18,10 +18,8 @@ package struct MessageCatalog: Sendable, Equatable {
     /// ("1er" in French, "1º" in Portuguese); days 2-31 are their digits.
     package let firstDay: String
 
-    /// The memberwise initializer, with `mandatoryUnsupportedMessage` English's when left out
-    /// (as MessagesTests builds the English catalog by hand).
-    package init(language: String, mandatoryTitle: String, mandatoryMessage: String,
-                 mandatoryUnsupportedMessage: String = MessageCatalog.english.mandatoryUnsupportedMessage,
+    /// Every text, in the catalog's row order (scripts/catalog's FIELDS).
+    package init(language: String, mandatoryTitle: String, mandatoryMessage: String, mandatoryUnsupportedMessage: String,
                  optionalTitle: String, optionalMessage: String, updateLabel: String, laterLabel: String,
                  skipLabel: String, requiredFromMessage: String, datePattern: String, months: [String],
                  firstDay: String) {
