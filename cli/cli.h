@@ -107,8 +107,13 @@ typedef enum vgcli_answer {
 typedef struct vgcli_prompt {
     int mandatory;
     const char *title, *message, *url;
+    const char *notes;          /* release notes (OPTIONAL only), shown under the message */
     const char *update_label, *later_label, *skip_label;
 } vgcli_prompt;
+
+/* The message, then a blank line and the release notes when there are any;
+ * NULL when out of memory. Free it. */
+char *vgcli_message_and_notes(const vgcli_prompt *prompt);
 
 typedef enum vgcli_place {
     VGCLI_PLACE_TERMINAL,

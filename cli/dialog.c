@@ -45,6 +45,12 @@ static void free_all(char **strings, size_t count) {
 
 static const char *or_empty(const char *text) { return text ? text : ""; }
 
+char *vgcli_message_and_notes(const vgcli_prompt *prompt) {
+    char *text = NULL;
+    return asprintf(&text, "%s%s%s", or_empty(prompt->message), prompt->notes ? "\n\n" : "",
+                    or_empty(prompt->notes)) < 0 ? NULL : text;
+}
+
 vgcli_answer vgcli_zenity(const vgcli_prompt *prompt) {
     char *program = vgcli_find_program("zenity");
     if (!program) return VGCLI_NOT_SHOWN;
@@ -52,12 +58,14 @@ vgcli_answer vgcli_zenity(const vgcli_prompt *prompt) {
     size_t n = 0;
     char *argv[16];
     size_t a = 0;
+    char *text = vgcli_message_and_notes(prompt);
     argv[a++] = program;
     argv[a++] = prompt->mandatory ? "--warning" : "--question";
     argv[a++] = "--no-markup";
     argv[a++] = "--width=420";
     argv[a++] = owned[n++] = joined("--title=", or_empty(prompt->title));
-    argv[a++] = owned[n++] = joined("--text=", or_empty(prompt->message));
+    argv[a++] = owned[n++] = text ? joined("--text=", text) : NULL;
+    free(text);
     argv[a++] = owned[n++] = joined("--ok-label=", prompt->update_label);
     if (!prompt->mandatory) {
         argv[a++] = owned[n++] = joined("--cancel-label=", prompt->later_label);
@@ -85,7 +93,9 @@ vgcli_answer vgcli_zenity(const vgcli_prompt *prompt) {
 vgcli_answer vgcli_kdialog(const vgcli_prompt *prompt) {
     char *program = vgcli_find_program("kdialog");
     if (!program) return VGCLI_NOT_SHOWN;
-    char *body = escaped_markup(or_empty(prompt->message), 1);
+    char *text = vgcli_message_and_notes(prompt);
+    char *body = text ? escaped_markup(text, 1) : NULL;
+    free(text);
     char *owned[6] = {0};
     size_t n = 0;
     char *argv[16];

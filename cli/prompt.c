@@ -109,6 +109,10 @@ vgcli_answer vgcli_terminal_prompt(const vgcli_prompt *prompt) {
     print_lines(or_empty(prompt->title));
     putchar('\n');
     print_lines(or_empty(prompt->message));
+    if (prompt->notes) {
+        putchar('\n');
+        print_lines(prompt->notes);
+    }
     if (prompt->url) printf("\n%s\n", prompt->url);
     char line[64];
     if (prompt->mandatory) {
