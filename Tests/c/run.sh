@@ -8,6 +8,8 @@
 #  - the exported functions are exactly the header's, and each is pinned;
 #  - SONAME is libversiongate.so.1, the file names follow VERSION;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
+#  - cold start: .rodata read-only, relative relocations and the page faults
+#    of dlopen + one check (Tests/c/cold_faults.c) bounded;
 #  - include/versiongate.h is a relative symlink to the canonical header.
 # Prints "ok"/"FAIL" per check; exits non-zero when any check fails.
 set -u
