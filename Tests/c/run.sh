@@ -209,7 +209,7 @@ fi
 # allowed, "Portable build"), so a module linked in by a stray call shows;
 # the faults of dlopen + one check (Tests/c/cold_faults.c, getrusage) were
 # 154-162 before the code and data were ordered (scripts/cold-start.order)
-# and zero-initialised data stored in .data (scripts/layout.lds), 113-116
+# and zero-initialised data stored in .data (scripts/layout.lds), 111-116
 # after, on a 4 kB-page x86_64 kernel with 64 kB fault-around.
 MAX_RELATIVE=17250
 MAX_COLD_FAULTS=130
