@@ -93,9 +93,9 @@ vgcli_answer vgcli_zenity(const vgcli_prompt *prompt) {
 vgcli_answer vgcli_kdialog(const vgcli_prompt *prompt) {
     char *program = vgcli_find_program("kdialog");
     if (!program) return VGCLI_NOT_SHOWN;
-    char *text = vgcli_message_and_notes(prompt);
-    char *body = text ? escaped_markup(text, 1) : NULL;
-    free(text);
+    char *plain = vgcli_message_and_notes(prompt);
+    char *body = plain ? escaped_markup(plain, 1) : NULL;
+    free(plain);
     char *owned[6] = {0};
     size_t n = 0;
     char *argv[16];
