@@ -6,12 +6,16 @@ package protocol ConfigSource: Sendable {
     var name: String { get }
     /// The snapshot to decide with, or why there is none (the check fails open).
     func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure>
+    /// The last load's config while it is known to be current without a
+    /// request (a cached local document: one stat); nil: call `load`.
+    func current(files: any FileSystem) -> LoadedConfig?
     /// The protocol's own installation id (Firebase's FID), if it keeps one.
     func installationID(state: PrivateDirectory) -> String?
 }
 
 extension ConfigSource {
     package func installationID(state: PrivateDirectory) -> String? { nil }
+    package func current(files: any FileSystem) -> LoadedConfig? { nil }
 }
 
 /// What a check knows when it asks for a config.

@@ -16,7 +16,8 @@ package final class GateClient: Sendable {
     }
     private let state = Mutex(State(ClientOptions()))
     private let storeLocator = StoreLocator()
-    private let localeMemo = LocaleMemo()
+    /// What the results of the current snapshot and options share.
+    private let lastFrame = Mutex<ResultFrame?>(nil)
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
 
@@ -42,7 +43,9 @@ package final class GateClient: Sendable {
     /// problem is a fail-open result that says why.
     /// What happened on the way is added to `log`, if given.
     package func check(current: UnsafeBufferPointer<UInt8>, log: CallLog? = nil) -> GateResult {
-        check(current: current, system: system, log: log)
+        let result = decide(current: current, system: system, ownSystem: true, log: log)
+        log?.record(result)
+        return result
     }
 
     /// What the log callback hears (option `log_level`).
@@ -50,74 +53,115 @@ package final class GateClient: Sendable {
 
     /// The same on another clock and environment than the client's own.
     package func check(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog? = nil) -> GateResult {
-        let result = decide(current: current, system: system, log: log)
+        let result = decide(current: current, system: system, ownSystem: false, log: log)
         log?.record(result)
         return result
     }
 
-    private func decide(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog?) -> GateResult {
-        let environment = system.environment
+    /// `ownSystem`: `system` is the client's, so what depends on its files
+    /// and directories (the prompt state's paths) may be kept between checks.
+    private func decide(current: UnsafeBufferPointer<UInt8>, system: System, ownSystem: Bool,
+                        log: CallLog?) -> GateResult {
         // Borrowed through the reference, not copied: a copy retains every option.
         let settings = state.withLock { $0 }
+        let options = settings.options
         // One deadline for the whole call: the config, then the store lookup.
-        let deadline = Deadline(afterMilliseconds: settings.options.timeoutMs)
-        let source = settings.source
-        let sourceName = (try? source.get())?.name
-
-        let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
-                                  environment: environment, now: system.wallClock(), files: system.files,
-                                  bootClock: system.bootClock, deadline: deadline, log: log)
-        let loaded: LoadedConfig
-        switch source.flatMap({ $0.load(request) }) {
-        case .success(let config): loaded = config
+        let deadline = Deadline(afterMilliseconds: options.timeoutMs)
+        let source: any ConfigSource
+        switch settings.source {
+        case .success(let selected): source = selected
         case .failure(let failure):
-            return GateResult(failOpen: failure, language: environment.language(option: settings.options.locale),
-                              source: sourceName, current: request.appVersion)
+            return GateResult(failOpen: failure, language: system.environment.language(option: options.locale),
+                              current: Version(bytes: current)?.trimmedText)
         }
-
+        // A cached local document answers after one stat, without a request.
+        let loaded: LoadedConfig
+        if let known = source.current(files: system.files) {
+            loaded = known
+        } else {
+            let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: options.locale,
+                                      environment: system.environment, now: system.wallClock(), files: system.files,
+                                      bootClock: system.bootClock, deadline: deadline, log: log)
+            switch source.load(request) {
+            case .success(let config): loaded = config
+            case .failure(let failure):
+                return GateResult(failOpen: failure, language: system.environment.language(option: options.locale),
+                                  source: source.name, current: request.appVersion)
+            }
+        }
         let snapshot = loaded.snapshot
-        let decision = Decision(current: current, snapshot: snapshot, now: request.now) { latest in
-            let state = PrivateDirectory(base: environment.stateHome, files: system.files)
-            return (try? source.get()).flatMap { InstallationID.resolve($0, state: state) }
-                .map { Rollout.bucket(installationID: $0, latest: latest) }
+        let frame = frame(snapshot, settings, source.name)
+
+        let decision = Decision(current: current, snapshot: snapshot, now: system.wallClock()) { latest in
+            let state = PrivateDirectory(base: system.environment.stateHome, files: system.files)
+            return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
         }
         var shouldPrompt = decision.status == .mandatory
         var sessionNote: String?
         if decision.status == .optional {
-            let key = join([sourceName ?? "", settings.options.platform, decision.currentText ?? "",
-                            snapshot.latest?.string ?? ""], separator: "\u{0}")
-            let claim = PromptState.claim(settings.options, source: sourceName, latest: snapshot.latest?.string,
-                                          system) {
-                promptMemory(settings.options.sessionScope, system).claim(key, record: !settings.options.dryRun)
-            }
+            let claim = claim(decision, frame, options, system, ownSystem: ownSystem)
             shouldPrompt = claim.shouldPrompt
             sessionNote = claim.note
         }
-        let urlProblem = snapshot.updateURLRefusal(settings.options.urlPolicy).map { why in
-            "\(GateConfig.updateURLKey(platform: settings.options.platform)) refused: \(why)"
-        }
-        var locale: LocaleMemo.Resolved?
-        var store: StoreResolution?
+        var locale: LocaleFrame?
+        var store: StoreAnswer?
+        var grace: CText?
         if decision.status != .upToDate {
-            let resolved = localeMemo.resolve(option: settings.options.locale, environment: environment)
+            let resolved = frame.locale(system.environment) {
+                localeFrame(snapshot, options, system, deadline)
+            }
             locale = resolved
-            store = storeLocator.resolve(settings.options, snapshot, environment, files: system.files,
-                                         country: StoreLocator.country(settings.options, region: resolved.region),
-                                         deadline: deadline)
+            store = resolved.store ?? StoreAnswer(storeLocator.resolve(
+                options, snapshot, system.environment, files: system.files,
+                country: StoreLocator.country(options, region: resolved.region), deadline: deadline))
+            grace = decision.requiredFrom.map { at in
+                CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
+                                        language: resolved.texts.language, updateMessage: resolved.updateMessage))
+            }
         }
-        let updateMessage = locale.map { snapshot.updateMessage(chain: $0.chain) } ?? snapshot.updateMessage
-        let grace = decision.requiredFrom.map { at in
-            GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at), language: locale?.texts.language ?? "en",
-                              updateMessage: updateMessage)
-        }
-        return GateResult(decision: decision,
-                          failure: decision.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
-                          snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
-                          texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
-                          note: joinNotes([loaded.note, sessionNote]),
-                          store: store,
-                          storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init),
-                          updateMessage: updateMessage)
+        // An invalid version fails open with its own failure; else the frame's.
+        let invalid = decision.rule == .failOpen ? decision.failure : nil
+        return GateResult(decision: decision, shouldPrompt: shouldPrompt, frame: frame,
+                          failure: invalid ?? frame.failure,
+                          errorMessage: invalid.map { CText($0.message) } ?? frame.errorMessage,
+                          locale: locale, environment: system.environment, store: store, graceMessage: grace,
+                          loaded: loaded, note: joinNotes(loaded.note, sessionNote))
+    }
+
+    /// The last frame while the snapshot and the options are the same
+    /// objects (`set` replaces the options, a load may hand a new snapshot).
+    private func frame(_ snapshot: GateSnapshot, _ settings: State, _ sourceName: String) -> ResultFrame {
+        if let known = lastFrame.withLock({ $0 }), known.isFrame(of: snapshot, settings) { return known }
+        let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: sourceName)
+        lastFrame.withLock { $0 = made }
+        return made
+    }
+
+    /// A prompt's texts and store URL for the environment's locale now.
+    private func localeFrame(_ snapshot: GateSnapshot, _ options: ClientOptions, _ system: System,
+                             _ deadline: Deadline) -> LocaleFrame {
+        let environment = system.environment
+        let inputs = environment.localeInputs()
+        let choice = environment.localeChoice(option: options.locale)
+        let region = BCP47.region(of: options.locale ?? environment.localeName)
+        // The App Store's answer depends on a lookup that may change: resolved at each check.
+        let store = options.store == .appstore ? nil : StoreAnswer(storeLocator.resolve(
+            options, snapshot, environment, files: system.files,
+            country: StoreLocator.country(options, region: region), deadline: deadline))
+        return LocaleFrame(inputs: inputs, texts: CatalogTexts.forLanguage(choice.tag),
+                           updateMessage: snapshot.updateMessage(chain: choice.chain), region: region, store: store)
+    }
+
+    /// Whether an OPTIONAL prompts now: skip, remind, then the session.
+    private func claim(_ decision: Decision, _ frame: ResultFrame, _ options: ClientOptions, _ system: System,
+                       ownSystem: Bool) -> PromptClaim {
+        let key = frame.sessionKey(current: decision.currentText ?? "")
+        let session = { Self.promptMemory(options.sessionScope, system).claim(key, record: !options.dryRun) }
+        let make = { PromptState(source: frame.source ?? "", platform: options.platform,
+                                 environment: system.environment, files: system.files) }
+        guard let state = ownSystem ? frame.promptState(make) : make() else { return session() }
+        return state.claim(latest: frame.snapshot?.latest?.string, now: system.wallClock(),
+                           remindAfter: options.remindAfterSeconds, record: !options.dryRun, session: session)
     }
 
     /// Where to update, whatever the version: the config's update URL (when
@@ -146,7 +190,7 @@ package final class GateClient: Sendable {
         return (settings.options, (try? settings.source.get())?.name)
     }
 
-    private func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {
+    private static func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {
         if scope == .login, let login = LoginSession(runtimeDirectory: system.environment.runtimeDirectory, files: system.files) {
             return login
         }

@@ -9,36 +9,22 @@ package final class GateResult: Sendable {
     package var status: GateStatus { decision.status }
     package var rule: GateRule { decision.rule }
     package let shouldPrompt: Bool
-    package let current: String?
-    package let title, message, actionLabel, dismissLabel, skipLabel, storeURL: CText?
-    /// An https page for when no handler opens `storeURL`'s scheme.
-    package let storeWebFallback: String?
-    /// Why a store URL was refused or a fallback used.
-    package let storeNote: String?
-    /// Whether the URL policy refused a candidate store URL.
-    package let storeRefusedSome: Bool
-    package let minRequired, latest: CText?
+    /// What every result of this snapshot and these options shares (made once).
+    private let frame: ResultFrame
+    /// The prompt's texts; nil for UP_TO_DATE.
+    private let locale: LocaleFrame?
+    /// The grace period's message, which replaces the prompt's.
+    private let graceMessage: CText?
+    private let store: StoreAnswer?
+    /// UP_TO_DATE: where the catalog language is read when asked (a warm
+    /// UP_TO_DATE check reads no environment).
+    private let environment: CheckEnvironment?
     /// Why the result fails open, or a config problem that did not stop the
     /// decision; nil when it came from a good config.
     package let failure: GateFailure?
     package let errorMessage: CText?
-    private let languageChoice: LanguageChoice
-    private enum LanguageChoice: Sendable {
-        case resolved(String)
-        case deferred(String?, CheckEnvironment)
-    }
-
-    /// The catalog language of the texts (or that they would have).
-    package var language: String {
-        switch languageChoice {
-        case .resolved(let language): return language
-        case .deferred(let option, let environment): return environment.language(option: option)
-        }
-    }
-    package let source: String?
     /// Where the config came from; nil when none decided.
     package let origin: LoadedConfig.Origin?
-    package let templateVersion: Int64?
     package let configAgeSeconds: Int64?
     /// A fetch that failed although the decision came from a good config
     /// (the cache, or the embedded default); the result error stays VG_OK.
@@ -50,45 +36,21 @@ package final class GateResult: Sendable {
     /// kept for the result's life (the C caller holds the pointers).
     package let texts = Mutex<[String: CText]>([:])
 
-    /// The catalog language is resolved only when a prompt needs texts or
-    /// the JSON is asked for: a warm UP_TO_DATE check reads no environment.
-    /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE;
-    /// `updateMessage` is the operator's message for the user's languages (GateSnapshot).
-    package init(decision: Decision, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
-         locale: (option: String?, environment: CheckEnvironment), texts: CatalogTexts?, source: String,
-         loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?, graceMessage: CText? = nil,
-         updateMessage: CText? = nil) {
+    /// `locale` is given for a prompting verdict, nil for UP_TO_DATE (whose
+    /// language is then read from `environment` when asked); `store` too.
+    package init(decision: Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
+                 errorMessage: CText?, locale: LocaleFrame?, environment: CheckEnvironment, store: StoreAnswer?,
+                 graceMessage: CText?, loaded: LoadedConfig, note: String?) {
         self.decision = decision
         self.shouldPrompt = shouldPrompt
-        current = decision.currentText
-        switch decision.status {
-        case .mandatory:
-            title = texts?.mandatoryTitle
-            message = updateMessage ?? texts?.mandatoryMessage
-            actionLabel = texts?.updateLabel
-            dismissLabel = nil
-            skipLabel = nil
-        case .optional:
-            title = texts?.optionalTitle
-            message = graceMessage ?? updateMessage ?? texts?.optionalMessage
-            actionLabel = texts?.updateLabel
-            dismissLabel = texts?.laterLabel
-            skipLabel = texts?.skipLabel
-        case .upToDate:
-            title = nil; message = nil; actionLabel = nil; dismissLabel = nil; skipLabel = nil
-        }
-        self.storeURL = storeURL
-        storeWebFallback = store?.webFallback
-        storeNote = store?.note
-        storeRefusedSome = store?.refusedSome ?? false
-        minRequired = snapshot.minRequired
-        latest = snapshot.latest
+        self.frame = frame
+        self.locale = locale
+        self.environment = locale == nil ? environment : nil
+        self.store = store
+        self.graceMessage = graceMessage
         self.failure = failure
-        errorMessage = failure.map { CText($0.message) }
-        languageChoice = texts.map { .resolved($0.language) } ?? .deferred(locale.option, locale.environment)
-        self.source = source
+        self.errorMessage = errorMessage
         origin = loaded.origin
-        templateVersion = snapshot.templateVersion
         configAgeSeconds = loaded.ageSeconds
         fetchFailure = loaded.fetchFailure
         self.note = note
@@ -98,19 +60,50 @@ package final class GateResult: Sendable {
     package init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil) {
         decision = Decision(failOpen: failure, current: current)
         shouldPrompt = false
-        self.current = current
-        title = nil; message = nil; actionLabel = nil; dismissLabel = nil; skipLabel = nil; storeURL = nil
-        storeWebFallback = nil; storeNote = nil; storeRefusedSome = false
-        minRequired = nil; latest = nil
+        frame = ResultFrame(failOpen: failure, source: source, language: language)
+        (locale, graceMessage, store, environment) = (nil, nil, nil, nil)
         self.failure = failure
-        errorMessage = CText(failure.message)
-        languageChoice = .resolved(language)
-        self.source = source
-        origin = nil
-        templateVersion = nil
-        configAgeSeconds = nil
-        fetchFailure = nil
-        note = nil
+        errorMessage = frame.errorMessage
+        (origin, configAgeSeconds, fetchFailure, note) = (nil, nil, nil, nil)
+    }
+
+    package var current: String? { decision.currentText }
+    package var source: String? { frame.source }
+    package var minRequired: CText? { decision.snapshot?.minRequired }
+    package var latest: CText? { decision.snapshot?.latest }
+    package var templateVersion: Int64? { decision.snapshot?.templateVersion }
+
+    package var title: CText? {
+        switch status {
+        case .mandatory: return locale?.texts.mandatoryTitle
+        case .optional: return locale?.texts.optionalTitle
+        case .upToDate: return nil
+        }
+    }
+    package var message: CText? {
+        guard let locale else { return nil }
+        switch status {
+        case .mandatory: return locale.updateMessage ?? locale.texts.mandatoryMessage
+        case .optional: return graceMessage ?? locale.updateMessage ?? locale.texts.optionalMessage
+        case .upToDate: return nil
+        }
+    }
+    package var actionLabel: CText? { status == .upToDate ? nil : locale?.texts.updateLabel }
+    package var dismissLabel: CText? { status == .optional ? locale?.texts.laterLabel : nil }
+    package var skipLabel: CText? { status == .optional ? locale?.texts.skipLabel : nil }
+    package var storeURL: CText? { store?.url }
+    /// An https page for when no handler opens `storeURL`'s scheme.
+    package var storeWebFallback: String? { store?.resolution.webFallback }
+    /// Why a store URL was refused or a fallback used.
+    package var storeNote: String? { store?.resolution.note }
+    /// Whether the URL policy refused a candidate store URL.
+    package var storeRefusedSome: Bool { store?.resolution.refusedSome ?? false }
+
+    /// The catalog language of the texts (or that they would have).
+    package var language: String {
+        if let locale { return locale.texts.language }
+        if let language = frame.fixedLanguage { return language }
+        return environment?.language(option: frame.localeOption) ?? "en"
     }
 
     /// The rollout percent when a staged rollout decided this result.

@@ -9,15 +9,17 @@ package final class LocalDocumentSource: ConfigSource {
     package let platform: String
     /// nil: the document is trusted as it is; else only with a valid `<path>.minisig`.
     package let trust: DocumentTrust?
+    /// The paths as C strings, made once: a warm check stats them as they are.
+    private let documentPath, signatureCPath: CText
     private let cache = Mutex<Entry?>(nil)
 
     private struct Entry {
         package let identity: FileIdentity
         /// The signature file's, when one was verified.
         package let signatureIdentity: FileIdentity?
-        package let snapshot: GateSnapshot
-        /// Said with every result from it (a signature without a timestamp).
-        package let note: String?
+        /// The snapshot, and the note said with every result from it (a
+        /// signature without a timestamp).
+        package let config: LoadedConfig
         /// Whether the file may still change without its identity changing
         /// (git's "racily clean" rule): then it is read again next time.
         package let racy: Bool
@@ -27,22 +29,32 @@ package final class LocalDocumentSource: ConfigSource {
         self.path = path
         self.platform = platform
         self.trust = trust
+        documentPath = CText(path)
+        signatureCPath = CText(SignatureCheck.signatureLocation(of: path))
     }
 
     package var name: String { path }
 
-    private var signaturePath: String { SignatureCheck.signatureLocation(of: path) }
+    private var signaturePath: String { signatureCPath.string }
+
+    package func current(files: any FileSystem) -> LoadedConfig? {
+        cached(files, signatureIdentity: trust == nil ? nil : files.identity(of: signatureCPath))
+    }
+
+    /// The cached config while the file (and signature) are unchanged and not racy.
+    private func cached(_ files: any FileSystem, signatureIdentity: FileIdentity?) -> LoadedConfig? {
+        guard let identity = files.identity(of: documentPath) else { return nil }
+        return cache.withLock { entry in
+            guard let entry, entry.identity == identity, entry.signatureIdentity == signatureIdentity, !entry.racy
+            else { return nil }
+            return entry.config
+        }
+    }
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         let files = request.files
-        let signatureIdentity = trust == nil ? nil : files.identity(of: signaturePath)
-        if let identity = files.identity(of: path),
-           let hit = cache.withLock({ entry in
-               entry?.identity == identity && entry?.signatureIdentity == signatureIdentity && entry?.racy == false
-                   ? entry : nil
-           }) {
-            return .success(LoadedConfig(snapshot: hit.snapshot, origin: .localDocument, note: hit.note))
-        }
+        let signatureIdentity = trust == nil ? nil : files.identity(of: signatureCPath)
+        if let hit = cached(files, signatureIdentity: signatureIdentity) { return .success(hit) }
         do throws(GateFailure) {
             let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes, trust: .document)
             var verified: (signature: DocumentSignature, identity: FileIdentity)?
@@ -58,11 +70,11 @@ package final class LocalDocumentSource: ConfigSource {
             let racy = files.isRecentlyChanged(identity) || verified.map { files.isRecentlyChanged($0.identity) } == true
             let note = SignatureCheck.replayNote(verified?.signature, signatureName: signaturePath)
             if let note { request.log?.add(.warning, note) }
+            let loaded = LoadedConfig(snapshot: snapshot, origin: .localDocument, note: note)
             cache.withLock {
-                $0 = Entry(identity: identity, signatureIdentity: verified?.identity, snapshot: snapshot, note: note,
-                           racy: racy)
+                $0 = Entry(identity: identity, signatureIdentity: verified?.identity, config: loaded, racy: racy)
             }
-            return .success(LoadedConfig(snapshot: snapshot, origin: .localDocument, note: note))
+            return .success(loaded)
         } catch {
             cache.withLock { $0 = nil }
             return .failure(error)

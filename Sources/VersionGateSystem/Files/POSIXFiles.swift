@@ -22,6 +22,12 @@ package struct POSIXFiles: FileSystem {
         return Self.identity(s)
     }
 
+    package func identity(of path: CText) -> FileIdentity? {
+        var s = stat()
+        guard stat(path.cString, &s) == 0 else { return nil }
+        return Self.identity(s)
+    }
+
     package func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
         -> (bytes: [UInt8], identity: FileIdentity) {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY

@@ -62,7 +62,7 @@ package final class RemoteSource: ConfigSource {
         switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
         case .led(.success(let fetched)):
             var result = loaded(remember(fetched), fetched.origin, at: request)
-            result.note = joinNotes([fetched.note, result.note])
+            result.note = joinNotes(fetched.note, result.note)
             return .success(result)
         case .waited(.success(let fetched)):
             // The flight is shared by every source of this URL in the process,

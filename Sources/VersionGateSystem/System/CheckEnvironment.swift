@@ -83,3 +83,39 @@ package struct CheckEnvironment: Sendable {
         return LocaleChoice.choose(option: option, environment: variables)
     }
 }
+
+/// LANGUAGE, LC_ALL, LC_MESSAGES, LANG as one check read them: a prompting
+/// check compares the environment with these byte for byte (`hasLocale`),
+/// so a host's change of locale is seen without making four Strings each time.
+package struct LocaleInputs: Sendable, Equatable {
+    fileprivate let values: [[UInt8]?]
+}
+
+extension CheckEnvironment {
+    private static let localeNames = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+
+    package func localeInputs() -> LocaleInputs {
+        LocaleInputs(values: Self.localeNames.map { name in value(name).map { Array($0.utf8) } })
+    }
+
+    /// Whether the locale variables are still `inputs` (allocates nothing).
+    package func hasLocale(_ inputs: LocaleInputs) -> Bool {
+        guard inputs.values.count == Self.localeNames.count else { return false }
+        for (name, kept) in zip(Self.localeNames, inputs.values) {
+            if let fixed {
+                guard let text = fixed[name] else { if kept == nil { continue } else { return false } }
+                guard let kept, text.utf8.elementsEqual(kept) else { return false }
+            } else if !Self.same(getenv(name), kept) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func same(_ value: UnsafePointer<CChar>?, _ kept: [UInt8]?) -> Bool {
+        guard let value, let kept else { return value == nil && kept == nil }
+        // A kept value holds no NUL: the C string's NUL ends the loop by a mismatch.
+        for (i, byte) in kept.enumerated() where UInt8(bitPattern: value[i]) != byte { return false }
+        return value[kept.count] == 0
+    }
+}
