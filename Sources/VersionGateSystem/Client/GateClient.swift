@@ -8,11 +8,18 @@ package final class GateClient: Sendable {
     /// takes one reference instead of copying every option out of the lock.
     private final class State: Sendable {
         let options: ClientOptions
-        let source: Result<any ConfigSource, GateFailure>
+        /// nil when the options select none: `sourceFailure` says why.
+        let source: (any ConfigSource)?
+        let sourceFailure: GateFailure?
         init(_ options: ClientOptions) {
             self.options = options
-            source = SourceFactory.make(options)
+            switch SourceFactory.make(options) {
+            case .success(let source): (self.source, sourceFailure) = (source, nil)
+            case .failure(let failure): (source, sourceFailure) = (nil, failure)
+            }
         }
+        /// Why there is no source (only asked when there is none).
+        var noSource: GateFailure { sourceFailure ?? GateFailure(.internalError, "no source selected") }
     }
     private let state = Mutex(State(ClientOptions()))
     private let storeLocator = StoreLocator()
@@ -63,15 +70,13 @@ package final class GateClient: Sendable {
     private func decide(current: UnsafeBufferPointer<UInt8>, system: System, ownSystem: Bool,
                         log: CallLog?) -> GateResult {
         // Borrowed through the reference, not copied: a copy retains every option.
+        // (`settings.options.x` reads one option; `let options` would copy them all.)
         let settings = state.withLock { $0 }
-        let options = settings.options
         // One deadline for the whole call: the config, then the store lookup.
-        let deadline = Deadline(afterMilliseconds: options.timeoutMs)
-        let source: any ConfigSource
-        switch settings.source {
-        case .success(let selected): source = selected
-        case .failure(let failure):
-            return GateResult(failOpen: failure, language: system.environment.language(option: options.locale),
+        let deadline = Deadline(afterMilliseconds: settings.options.timeoutMs)
+        guard let source = settings.source else {
+            return GateResult(failOpen: settings.noSource,
+                              language: system.environment.language(option: settings.options.locale),
                               current: Version(bytes: current)?.trimmedText)
         }
         // A cached local document answers after one stat, without a request.
@@ -79,13 +84,15 @@ package final class GateClient: Sendable {
         if let known = source.current(files: system.files) {
             loaded = known
         } else {
-            let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: options.locale,
+            let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText,
+                                      localeOption: settings.options.locale,
                                       environment: system.environment, now: system.wallClock(), files: system.files,
                                       bootClock: system.bootClock, deadline: deadline, log: log)
             switch source.load(request) {
             case .success(let config): loaded = config
             case .failure(let failure):
-                return GateResult(failOpen: failure, language: system.environment.language(option: options.locale),
+                return GateResult(failOpen: failure,
+                                  language: system.environment.language(option: settings.options.locale),
                                   source: source.name, current: request.appVersion)
             }
         }
@@ -99,7 +106,7 @@ package final class GateClient: Sendable {
         var shouldPrompt = decision.status == .mandatory
         var sessionNote: String?
         if decision.status == .optional {
-            let claim = claim(decision, frame, options, system, ownSystem: ownSystem)
+            let claim = claim(decision, frame, settings, system, ownSystem: ownSystem)
             shouldPrompt = claim.shouldPrompt
             sessionNote = claim.note
         }
@@ -108,12 +115,12 @@ package final class GateClient: Sendable {
         var grace: CText?
         if decision.status != .upToDate {
             let resolved = frame.locale(system.environment) {
-                localeFrame(snapshot, options, system, deadline)
+                localeFrame(snapshot, settings.options, system, deadline)
             }
             locale = resolved
             store = resolved.store ?? StoreAnswer(storeLocator.resolve(
-                options, snapshot, system.environment, files: system.files,
-                country: StoreLocator.country(options, region: resolved.region), deadline: deadline))
+                settings.options, snapshot, system.environment, files: system.files,
+                country: StoreLocator.country(settings.options, region: resolved.region), deadline: deadline))
             grace = decision.requiredFrom.map { at in
                 CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
                                         language: resolved.texts.language, updateMessage: resolved.updateMessage))
@@ -153,15 +160,16 @@ package final class GateClient: Sendable {
     }
 
     /// Whether an OPTIONAL prompts now: skip, remind, then the session.
-    private func claim(_ decision: Decision, _ frame: ResultFrame, _ options: ClientOptions, _ system: System,
+    private func claim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System,
                        ownSystem: Bool) -> PromptClaim {
         let key = frame.sessionKey(current: decision.currentText ?? "")
-        let session = { Self.promptMemory(options.sessionScope, system).claim(key, record: !options.dryRun) }
-        let make = { PromptState(source: frame.source ?? "", platform: options.platform,
+        let record = !settings.options.dryRun
+        let session = { Self.promptMemory(settings.options.sessionScope, system).claim(key, record: record) }
+        let make = { PromptState(source: frame.source ?? "", platform: settings.options.platform,
                                  environment: system.environment, files: system.files) }
         guard let state = ownSystem ? frame.promptState(make) : make() else { return session() }
         return state.claim(latest: frame.snapshot?.latest?.string, now: system.wallClock(),
-                           remindAfter: options.remindAfterSeconds, record: !options.dryRun, session: session)
+                           remindAfter: settings.options.remindAfterSeconds, record: record, session: session)
     }
 
     /// Where to update, whatever the version: the config's update URL (when
@@ -174,7 +182,8 @@ package final class GateClient: Sendable {
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
                                   now: system.wallClock(), files: system.files,
                                   bootClock: system.bootClock, deadline: deadline, log: log)
-        let snapshot = source.flatMap { $0.load(request).map(\.snapshot) }
+        let snapshot = source.map { $0.load(request).map(\.snapshot) }
+            ?? .failure(settings.noSource)
         if case .failure(let failure) = snapshot {
             log?.add(.warning, "no config for the store URL: \(failure.message)")
         }
@@ -187,7 +196,7 @@ package final class GateClient: Sendable {
     /// The options and the name of the source they select (skip-version).
     package var settings: (options: ClientOptions, sourceName: String?) {
         let settings = state.withLock { $0 }
-        return (settings.options, (try? settings.source.get())?.name)
+        return (settings.options, settings.source?.name)
     }
 
     private static func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {

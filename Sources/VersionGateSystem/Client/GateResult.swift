@@ -23,18 +23,15 @@ package final class GateResult: Sendable {
     /// decision; nil when it came from a good config.
     package let failure: GateFailure?
     package let errorMessage: CText?
-    /// Where the config came from; nil when none decided.
-    package let origin: LoadedConfig.Origin?
-    package let configAgeSeconds: Int64?
-    /// A fetch that failed although the decision came from a good config
-    /// (the cache, or the embedded default); the result error stays VG_OK.
-    package let fetchFailure: GateFailure?
+    /// The config the decision came from; nil when none decided.
+    private let loaded: LoadedConfig?
     package let note: String?
-    /// The JSON form, made on first use by the C ABI (most launchers never ask).
-    package let json = Mutex<CText?>(nil)
-    /// vg_result_get's answers and the reason, by key, made on first use and
-    /// kept for the result's life (the C caller holds the pointers).
-    package let texts = Mutex<[String: CText]>([:])
+    /// vg_result_get's answers, the reason and the JSON (`jsonKey`), by key,
+    /// made on first use and kept for the result's life (the C caller holds
+    /// the pointers; most launchers never ask).
+    private let texts = Mutex<[String: CText]>([:])
+    /// Not a result field's key, so the JSON has a place among them.
+    package static let jsonKey = "\u{0}json"
 
     /// `locale` is given for a prompting verdict, nil for UP_TO_DATE (whose
     /// language is then read from `environment` when asked); `store` too.
@@ -50,9 +47,7 @@ package final class GateResult: Sendable {
         self.graceMessage = graceMessage
         self.failure = failure
         self.errorMessage = errorMessage
-        origin = loaded.origin
-        configAgeSeconds = loaded.ageSeconds
-        fetchFailure = loaded.fetchFailure
+        self.loaded = loaded
         self.note = note
     }
 
@@ -64,9 +59,15 @@ package final class GateResult: Sendable {
         (locale, graceMessage, store, environment) = (nil, nil, nil, nil)
         self.failure = failure
         errorMessage = frame.errorMessage
-        (origin, configAgeSeconds, fetchFailure, note) = (nil, nil, nil, nil)
+        (loaded, note) = (nil, nil)
     }
 
+    /// Where the config came from; nil when none decided.
+    package var origin: LoadedConfig.Origin? { loaded?.origin }
+    package var configAgeSeconds: Int64? { loaded?.ageSeconds }
+    /// A fetch that failed although the decision came from a good config
+    /// (the cache, or the embedded default); the result error stays VG_OK.
+    package var fetchFailure: GateFailure? { loaded?.fetchFailure }
     package var current: String? { decision.currentText }
     package var source: String? { frame.source }
     package var minRequired: CText? { decision.snapshot?.minRequired }
@@ -113,10 +114,13 @@ package final class GateResult: Sendable {
     package var reason: CText { text(for: "reason") { decision.reason } }
 
     /// A text kept by the result under `key`, made by `make` on first use.
+    /// Made outside the lock (the JSON asks for the reason); of two threads
+    /// making it at once, the first one kept is what both return.
     package func text(for key: String, _ make: () -> String) -> CText {
-        texts.withLock { kept in
+        if let known = texts.withLock({ $0[key] }) { return known }
+        let made = CText(make())
+        return texts.withLock { kept in
             if let known = kept[key] { return known }
-            let made = CText(make())
             kept[key] = made
             return made
         }

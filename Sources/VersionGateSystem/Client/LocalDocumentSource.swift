@@ -11,24 +11,32 @@ package final class LocalDocumentSource: ConfigSource {
     package let trust: DocumentTrust?
     /// The paths as C strings, made once: a warm check stats them as they are.
     private let documentPath, signatureCPath: CText
+    /// trust != nil, without copying the trust at each check.
+    private let signed: Bool
     private let cache = Mutex<Entry?>(nil)
 
-    private struct Entry {
-        package let identity: FileIdentity
+    /// A class, so a check takes it out of the lock with one retain.
+    private final class Entry: Sendable {
+        let identity: FileIdentity
         /// The signature file's, when one was verified.
-        package let signatureIdentity: FileIdentity?
+        let signatureIdentity: FileIdentity?
         /// The snapshot, and the note said with every result from it (a
         /// signature without a timestamp).
-        package let config: LoadedConfig
+        let config: LoadedConfig
         /// Whether the file may still change without its identity changing
         /// (git's "racily clean" rule): then it is read again next time.
-        package let racy: Bool
+        let racy: Bool
+
+        init(identity: FileIdentity, signatureIdentity: FileIdentity?, config: LoadedConfig, racy: Bool) {
+            (self.identity, self.signatureIdentity, self.config, self.racy) = (identity, signatureIdentity, config, racy)
+        }
     }
 
     package init(path: String, platform: String, trust: DocumentTrust? = nil) {
         self.path = path
         self.platform = platform
         self.trust = trust
+        signed = trust != nil
         documentPath = CText(path)
         signatureCPath = CText(SignatureCheck.signatureLocation(of: path))
     }
@@ -38,22 +46,23 @@ package final class LocalDocumentSource: ConfigSource {
     private var signaturePath: String { signatureCPath.string }
 
     package func current(files: any FileSystem) -> LoadedConfig? {
-        cached(files, signatureIdentity: trust == nil ? nil : files.identity(of: signatureCPath))
+        cached(files, signatureIdentity: signed ? files.identity(of: signatureCPath) : nil)
     }
 
     /// The cached config while the file (and signature) are unchanged and not racy.
     private func cached(_ files: any FileSystem, signatureIdentity: FileIdentity?) -> LoadedConfig? {
         guard let identity = files.identity(of: documentPath) else { return nil }
-        return cache.withLock { entry in
-            guard let entry, entry.identity == identity, entry.signatureIdentity == signatureIdentity, !entry.racy
-            else { return nil }
-            return entry.config
+        guard let entry = cache.withLock({ $0 }), !entry.racy, entry.identity == identity else { return nil }
+        switch (entry.signatureIdentity, signatureIdentity) {
+        case (nil, nil): return entry.config
+        case (let kept?, let now?) where kept == now: return entry.config
+        default: return nil
         }
     }
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         let files = request.files
-        let signatureIdentity = trust == nil ? nil : files.identity(of: signatureCPath)
+        let signatureIdentity = signed ? files.identity(of: signatureCPath) : nil
         if let hit = cached(files, signatureIdentity: signatureIdentity) { return .success(hit) }
         do throws(GateFailure) {
             let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes, trust: .document)

@@ -13,8 +13,10 @@ package struct CheckEnvironment: Sendable {
     /// resolved at each ask.
     private var directories: Directories?
 
-    private struct Directories: Sendable {
+    /// A class: a result keeps the environment, and a copy then retains one object, not two strings.
+    private final class Directories: Sendable {
         let cacheHome, stateHome: String?
+        init(cacheHome: String?, stateHome: String?) { (self.cacheHome, self.stateHome) = (cacheHome, stateHome) }
     }
 
     package init(variables: [String: String]) {
@@ -92,10 +94,12 @@ package struct LocaleInputs: Sendable, Equatable {
 }
 
 extension CheckEnvironment {
-    private static let localeNames = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+    /// Static: getenv gets the literal's bytes (a String would be copied
+    /// into a fresh C string at each call).
+    private static let localeNames: [StaticString] = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
 
     package func localeInputs() -> LocaleInputs {
-        LocaleInputs(values: Self.localeNames.map { name in value(name).map { Array($0.utf8) } })
+        LocaleInputs(values: Self.localeNames.map { name in value(name.description).map { Array($0.utf8) } })
     }
 
     /// Whether the locale variables are still `inputs` (allocates nothing).
@@ -103,9 +107,9 @@ extension CheckEnvironment {
         guard inputs.values.count == Self.localeNames.count else { return false }
         for (name, kept) in zip(Self.localeNames, inputs.values) {
             if let fixed {
-                guard let text = fixed[name] else { if kept == nil { continue } else { return false } }
+                guard let text = fixed[name.description] else { if kept == nil { continue } else { return false } }
                 guard let kept, text.utf8.elementsEqual(kept) else { return false }
-            } else if !Self.same(getenv(name), kept) {
+            } else if !Self.same(getenv(UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)), kept) {
                 return false
             }
         }
