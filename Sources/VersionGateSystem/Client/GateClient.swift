@@ -162,14 +162,27 @@ package final class GateClient: Sendable {
     /// Whether an OPTIONAL prompts now: skip, remind, then the session.
     private func claim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System,
                        ownSystem: Bool) -> PromptClaim {
-        let key = frame.sessionKey(current: decision.currentText ?? "")
+        // No local closures: one stored in a constant escapes, and its context (the System) is copied to the heap.
         let record = !settings.options.dryRun
-        let session = { Self.promptMemory(settings.options.sessionScope, system).claim(key, record: record) }
-        let make = { PromptState(source: frame.source ?? "", platform: settings.options.platform,
-                                 environment: system.environment, files: system.files) }
-        guard let state = ownSystem ? frame.promptState(make) : make() else { return session() }
+        let state = ownSystem ? frame.promptState { Self.promptState(frame, settings, system) }
+            : Self.promptState(frame, settings, system)
+        guard let state else { return Self.sessionClaim(decision, frame, settings, system, record: record) }
         return state.claim(latest: frame.snapshot?.latest?.string, now: system.wallClock(),
-                           remindAfter: settings.options.remindAfterSeconds, record: record, session: session)
+                           remindAfter: settings.options.remindAfterSeconds, record: record) {
+            Self.sessionClaim(decision, frame, settings, system, record: record)
+        }
+    }
+
+    private static func promptState(_ frame: ResultFrame, _ settings: State, _ system: System) -> PromptState? {
+        PromptState(source: frame.source ?? "", platform: settings.options.platform,
+                    environment: system.environment, files: system.files)
+    }
+
+    /// The session's say: prompt once per session and key.
+    private static func sessionClaim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System,
+                                     record: Bool) -> PromptClaim {
+        promptMemory(settings.options.sessionScope, system)
+            .claim(frame.sessionKey(current: decision.currentText ?? ""), record: record)
     }
 
     /// Where to update, whatever the version: the config's update URL (when

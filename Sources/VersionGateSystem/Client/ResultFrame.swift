@@ -54,7 +54,15 @@ package final class ResultFrame: Sendable {
         self.snapshot === snapshot && options === identity
     }
 
-    func sessionKey(current: String) -> String { sessionKeyHead + current + sessionKeyTail }
+    /// Made in one buffer of the right size (a + b + c grows it twice).
+    func sessionKey(current: String) -> String {
+        var key = ""
+        key.reserveCapacity(sessionKeyHead.utf8.count + current.utf8.count + sessionKeyTail.utf8.count)
+        key += sessionKeyHead
+        key += current
+        key += sessionKeyTail
+        return key
+    }
 
     /// The texts for the environment's locale: the last ones while LANGUAGE,
     /// LC_ALL, LC_MESSAGES and LANG read the same, else made by `make`.

@@ -7,11 +7,11 @@ import Synchronization
 /// `$XDG_STATE_HOME/versiongate/`, read and written through PrivateDirectory
 /// (the user's own 0700 directory, no symlinks, atomic replace), so a file
 /// another user could have planted is never used. Never consulted for
-/// MANDATORY: only `claim` below reads it, and only for OPTIONAL.
-package struct PromptState: Sendable {
+/// MANDATORY: only `claim` below reads it, and only for OPTIONAL. A class:
+/// a client keeps one per source and options (ResultFrame).
+package final class PromptState: Sendable {
     private let directory: PrivateDirectory
-    /// The files' names and the skip file's path, made once (a client keeps
-    /// its PromptState between checks: ResultFrame).
+    /// The files' names and the skip file's path, made once.
     private let skipName, remindName, skipPath: String
     private static let maxFileBytes = 512
 
