@@ -9,8 +9,7 @@ package final class LocalDocumentSource: ConfigSource {
     package let platform: String
     /// nil: the document is trusted as it is; else only with a valid `<path>.minisig`.
     package let trust: DocumentTrust?
-    /// The paths as C strings, made once: a warm check stats them as they are.
-    private let documentPath, signatureCPath: CText
+    private let signaturePath: String
     /// trust != nil, without copying the trust at each check.
     private let signed: Bool
     private let cache = Mutex<Entry?>(nil)
@@ -37,21 +36,18 @@ package final class LocalDocumentSource: ConfigSource {
         self.platform = platform
         self.trust = trust
         signed = trust != nil
-        documentPath = CText(path)
-        signatureCPath = CText(SignatureCheck.signatureLocation(of: path))
+        signaturePath = SignatureCheck.signatureLocation(of: path)
     }
 
     package var name: String { path }
 
-    private var signaturePath: String { signatureCPath.string }
-
     package func current(files: any FileSystem) -> LoadedConfig? {
-        cached(files, signatureIdentity: signed ? files.identity(of: signatureCPath) : nil)
+        cached(files, signatureIdentity: signed ? files.identity(of: signaturePath) : nil)
     }
 
     /// The cached config while the file (and signature) are unchanged and not racy.
     private func cached(_ files: any FileSystem, signatureIdentity: FileIdentity?) -> LoadedConfig? {
-        guard let identity = files.identity(of: documentPath) else { return nil }
+        guard let identity = files.identity(of: path) else { return nil }
         guard let entry = cache.withLock({ $0 }), !entry.racy, entry.identity == identity else { return nil }
         switch (entry.signatureIdentity, signatureIdentity) {
         case (nil, nil): return entry.config
@@ -62,7 +58,7 @@ package final class LocalDocumentSource: ConfigSource {
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         let files = request.files
-        let signatureIdentity = signed ? files.identity(of: signatureCPath) : nil
+        let signatureIdentity = signed ? files.identity(of: signaturePath) : nil
         if let hit = cached(files, signatureIdentity: signatureIdentity) { return .success(hit) }
         do throws(GateFailure) {
             let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes, trust: .document)

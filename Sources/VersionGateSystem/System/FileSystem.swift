@@ -8,9 +8,6 @@ import VersionGateCore
 package protocol FileSystem: Sendable {
     /// What identifies this version of the file (stat); nil when absent.
     func identity(of path: String) -> FileIdentity?
-    /// The same for a path kept as a C string (a warm check's one stat,
-    /// without converting the path each time).
-    func identity(of path: CText) -> FileIdentity?
     /// A regular file's bytes, at most `maxBytes`, if `trust` allows the file
     /// (and, for `.private`, its directory); otherwise `.config` naming the
     /// path and the problem. A FIFO, device or larger file is never waited on.
@@ -36,10 +33,6 @@ package protocol FileSystem: Sendable {
     /// land with the same timestamps, so a parse of it must not be trusted
     /// to stay current (git's "racily clean" rule).
     func isRecentlyChanged(_ identity: FileIdentity) -> Bool
-}
-
-extension FileSystem {
-    package func identity(of path: CText) -> FileIdentity? { identity(of: path.string) }
 }
 
 /// Whose files a read may use (docs/design.md, "The trust model").
