@@ -97,49 +97,60 @@ package final class GateClient: Sendable {
             }
         }
         let snapshot = loaded.snapshot
-        let frame = frame(snapshot, settings, source.name)
+        let frame = frame(snapshot, settings, source)
 
         let decision = Decision(current: current, snapshot: snapshot, now: system.wallClock()) { latest in
             let state = PrivateDirectory(base: system.environment.stateHome, files: system.files)
             return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
         }
-        var shouldPrompt = decision.status == .mandatory
+        // Switches, not ==: these enums' == is a generic call.
+        var shouldPrompt = false
         var sessionNote: String?
-        if decision.status == .optional {
+        var prompt: Prompt?
+        switch decision.status {
+        case .upToDate: break
+        case .mandatory:
+            shouldPrompt = true
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline)
+        case .optional:
             let claim = claim(decision, frame, settings, system, ownSystem: ownSystem)
-            shouldPrompt = claim.shouldPrompt
-            sessionNote = claim.note
-        }
-        var locale: LocaleFrame?
-        var store: StoreAnswer?
-        var grace: CText?
-        if decision.status != .upToDate {
-            let resolved = frame.locale(system.environment) {
-                localeFrame(snapshot, settings.options, system, deadline)
-            }
-            locale = resolved
-            store = resolved.store ?? StoreAnswer(storeLocator.resolve(
-                settings.options, snapshot, system.environment, files: system.files,
-                country: StoreLocator.country(settings.options, region: resolved.region), deadline: deadline))
-            grace = decision.requiredFrom.map { at in
-                CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
-                                        language: resolved.texts.language, updateMessage: resolved.updateMessage))
-            }
+            (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline)
         }
         // An invalid version fails open with its own failure; else the frame's.
-        let invalid = decision.rule == .failOpen ? decision.failure : nil
+        var invalid: GateFailure?
+        if case .failOpen = decision.rule { invalid = decision.failure }
         return GateResult(decision: decision, shouldPrompt: shouldPrompt, frame: frame,
                           failure: invalid ?? frame.failure,
                           errorMessage: invalid.map { CText($0.message) } ?? frame.errorMessage,
-                          locale: locale, environment: system.environment, store: store, graceMessage: grace,
-                          loaded: loaded, note: joinNotes(loaded.note, sessionNote))
+                          locale: prompt?.locale, environment: system.environment, store: prompt?.store,
+                          graceMessage: prompt?.grace, loaded: loaded,
+                          note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note)
+    }
+
+    /// What a prompting result shows besides the decision.
+    private typealias Prompt = (locale: LocaleFrame, store: StoreAnswer, grace: CText?)
+
+    /// The texts for the environment's locale (made when it or the frame
+    /// changes), the store URL, and the grace period's message.
+    private func prompt(_ decision: Decision, _ snapshot: GateSnapshot, _ frame: ResultFrame, _ settings: State,
+                        _ system: System, _ deadline: Deadline) -> Prompt {
+        let locale = frame.locale(system.environment) { localeFrame(snapshot, settings.options, system, deadline) }
+        let store = locale.store ?? StoreAnswer(storeLocator.resolve(
+            settings.options, snapshot, system.environment, files: system.files,
+            country: StoreLocator.country(settings.options, region: locale.region), deadline: deadline))
+        let grace = decision.requiredFrom.map { at in
+            CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
+                                    language: locale.texts.language, updateMessage: locale.updateMessage))
+        }
+        return (locale, store, grace)
     }
 
     /// The last frame while the snapshot and the options are the same
     /// objects (`set` replaces the options, a load may hand a new snapshot).
-    private func frame(_ snapshot: GateSnapshot, _ settings: State, _ sourceName: String) -> ResultFrame {
+    private func frame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource) -> ResultFrame {
         if let known = lastFrame.withLock({ $0 }), known.isFrame(of: snapshot, settings) { return known }
-        let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: sourceName)
+        let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: source.name)
         lastFrame.withLock { $0 = made }
         return made
     }
