@@ -14,6 +14,9 @@ package final class ResultFrame: Sendable {
     package let source: String?
     /// The `locale` option: an UP_TO_DATE result's language is read when asked.
     let localeOption: String?
+    /// A non-empty `locale` option alone decides the texts and the region:
+    /// then the environment is not compared at each prompting check.
+    private let optionDecidesLocale: Bool
     /// The language of a result no config decided, as its maker said.
     let fixedLanguage: String?
     /// A problem that did not stop the decision (VG_ECONFIG), and its C string.
@@ -33,6 +36,7 @@ package final class ResultFrame: Sendable {
         self.options = identity
         self.source = source
         (localeOption, fixedLanguage) = (options.locale, nil)
+        optionDecidesLocale = options.locale.map { !$0.isEmpty } ?? false
         let urlProblem = snapshot.updateURLRefusal(options.urlPolicy).map { why in
             GateFailure.config("\(source): \(GateConfig.updateURLKey(platform: options.platform)) refused: \(why)")
         }
@@ -45,7 +49,7 @@ package final class ResultFrame: Sendable {
     /// A result that no config decided: nothing but the source's name and why.
     init(failOpen failure: GateFailure, source: String?, language: String) {
         (snapshot, options, self.source, self.failure) = (nil, nil, source, failure)
-        (localeOption, fixedLanguage) = (nil, language)
+        (localeOption, fixedLanguage, optionDecidesLocale) = (nil, language, false)
         errorMessage = CText(failure.message)
         (sessionKeyHead, sessionKeyTail) = ("", "")
     }
@@ -65,9 +69,12 @@ package final class ResultFrame: Sendable {
     }
 
     /// The texts for the environment's locale: the last ones while LANGUAGE,
-    /// LC_ALL, LC_MESSAGES and LANG read the same, else made by `make`.
+    /// LC_ALL, LC_MESSAGES and LANG read the same (or the option decides),
+    /// else made by `make`.
     func locale(_ environment: CheckEnvironment, make: () -> LocaleFrame) -> LocaleFrame {
-        if let known = locale.withLock({ $0 }), environment.hasLocale(known.inputs) { return known }
+        if let known = locale.withLock({ $0 }), optionDecidesLocale || environment.hasLocale(known.inputs) {
+            return known
+        }
         let made = make()
         locale.withLock { $0 = made }
         return made
