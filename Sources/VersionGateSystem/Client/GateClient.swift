@@ -123,7 +123,8 @@ package final class GateClient: Sendable {
         return GateResult(decision: decision, shouldPrompt: shouldPrompt, frame: frame,
                           failure: invalid ?? frame.failure,
                           errorMessage: invalid.map { CText($0.message) } ?? frame.errorMessage,
-                          locale: prompt?.locale, environment: system.environment, store: prompt?.store,
+                          locale: prompt?.locale, environment: ownSystem ? nil : system.environment,
+                          store: prompt?.store,
                           graceMessage: prompt?.grace, loaded: loaded,
                           note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note)
     }
@@ -150,7 +151,8 @@ package final class GateClient: Sendable {
     /// objects (`set` replaces the options, a load may hand a new snapshot).
     private func frame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource) -> ResultFrame {
         if let known = lastFrame.withLock({ $0 }), known.isFrame(of: snapshot, settings) { return known }
-        let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: source.name)
+        let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: source.name,
+                               environment: self.system.environment)
         lastFrame.withLock { $0 = made }
         return made
     }

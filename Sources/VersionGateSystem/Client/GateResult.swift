@@ -16,8 +16,9 @@ package final class GateResult: Sendable {
     /// The grace period's message, which replaces the prompt's.
     private let graceMessage: CText?
     private let store: StoreAnswer?
-    /// UP_TO_DATE: where the catalog language is read when asked (a warm
-    /// UP_TO_DATE check reads no environment).
+    /// UP_TO_DATE on another System than the client's: where the catalog
+    /// language is read when asked (a warm UP_TO_DATE check reads no
+    /// environment); nil: the client's, which the frame keeps.
     private let environment: CheckEnvironment?
     /// Why the result fails open, or a config problem that did not stop the
     /// decision; nil when it came from a good config.
@@ -36,7 +37,7 @@ package final class GateResult: Sendable {
     /// `locale` is given for a prompting verdict, nil for UP_TO_DATE (whose
     /// language is then read from `environment` when asked); `store` too.
     package init(decision: Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
-                 errorMessage: CText?, locale: LocaleFrame?, environment: CheckEnvironment, store: StoreAnswer?,
+                 errorMessage: CText?, locale: LocaleFrame?, environment: CheckEnvironment?, store: StoreAnswer?,
                  graceMessage: CText?, loaded: LoadedConfig, note: String?) {
         self.decision = decision
         self.shouldPrompt = shouldPrompt
@@ -104,7 +105,7 @@ package final class GateResult: Sendable {
     package var language: String {
         if let locale { return locale.texts.language }
         if let language = frame.fixedLanguage { return language }
-        return environment?.language(option: frame.localeOption) ?? "en"
+        return (environment ?? frame.environment)?.language(option: frame.localeOption) ?? "en"
     }
 
     /// The rollout percent when a staged rollout decided this result.

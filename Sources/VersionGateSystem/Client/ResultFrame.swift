@@ -12,8 +12,10 @@ package final class ResultFrame: Sendable {
     /// The options' identity: a frame answers only for the options it was made for.
     let options: (any AnyObject & Sendable)?
     package let source: String?
-    /// The `locale` option: an UP_TO_DATE result's language is read when asked.
+    /// The `locale` option and the client's environment: an UP_TO_DATE
+    /// result's language is read when asked.
     let localeOption: String?
+    let environment: CheckEnvironment?
     /// A non-empty `locale` option alone decides the texts and the region:
     /// then the environment is not compared at each prompting check.
     private let optionDecidesLocale: Bool
@@ -31,7 +33,9 @@ package final class ResultFrame: Sendable {
     /// client's own System only (its paths are made once).
     private let promptState = Mutex<PromptState??>(nil)
 
-    init(snapshot: GateSnapshot, options: ClientOptions, identity: any AnyObject & Sendable, source: String) {
+    init(snapshot: GateSnapshot, options: ClientOptions, identity: any AnyObject & Sendable, source: String,
+         environment: CheckEnvironment) {
+        self.environment = environment
         self.snapshot = snapshot
         self.options = identity
         self.source = source
@@ -48,7 +52,7 @@ package final class ResultFrame: Sendable {
 
     /// A result that no config decided: nothing but the source's name and why.
     init(failOpen failure: GateFailure, source: String?, language: String) {
-        (snapshot, options, self.source, self.failure) = (nil, nil, source, failure)
+        (snapshot, options, self.source, self.failure, environment) = (nil, nil, source, failure, nil)
         (localeOption, fixedLanguage, optionDecidesLocale) = (nil, language, false)
         errorMessage = CText(failure.message)
         (sessionKeyHead, sessionKeyTail) = ("", "")
