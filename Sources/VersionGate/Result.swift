@@ -77,12 +77,5 @@ extension GateResult {
     var errorCode: Int32 { VersionGate.errorCode(failure) }
 
     /// The result's JSON, made once on first use and kept by the result.
-    var jsonText: CText {
-        json.withLock { cached in
-            if let cached { return cached }
-            let made = CText(ResultFields.json(self))
-            cached = made
-            return made
-        }
-    }
+    var jsonText: CText { text(for: GateResult.jsonKey) { ResultFields.json(self) } }
 }

@@ -5,6 +5,7 @@
 #  - Tests/c/fork_test.c (a fork() mid-fetch: VG_EFORK in the child) passes;
 #  - Tests/c/log_test.c (the log callback) passes;
 #  - Tests/c/descriptors_test.c (no library socket in a fork+exec child) passes;
+#  - Tests/c/warm_alloc_test.c (a warm check allocates its result, little else) passes;
 #  - the exported functions are exactly the header's, and each is pinned;
 #  - SONAME is libversiongate.so.1, the file names follow VERSION;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
@@ -62,7 +63,8 @@ run_program() {
     shift 2                                   # the rest: extra link flags
     if "$CC" -std=c99 -Wall -Wextra -Werror -pthread -I"$(dirname "$HEADER")" \
             "$source" -Lbuild/lib -lversiongate "$@" -o "$out/$name" 2>"$out/cc.log"; then
-        summary=$(LD_LIBRARY_PATH=build/lib timeout 60 "$out/$name")
+        # RUN_PRELOAD and RUN_ARGS: a shim and arguments for this program only.
+        summary=$(LD_LIBRARY_PATH=build/lib LD_PRELOAD=${RUN_PRELOAD:-} timeout 60 "$out/$name" ${RUN_ARGS:-})
         status=$?
         printf '%s\n' "$summary" | sed -n '/^FAIL/p'
         last=$(printf '%s\n' "$summary" | tail -n 1)
@@ -83,6 +85,15 @@ run_program log_test Tests/c/log_test.c      # the log callback
 # No socket of the library's reaches a fork + exec child mid-fetch; -rdynamic
 # exports its getaddrinfo (a stalled name) to libcurl's resolver thread.
 run_program descriptors_test Tests/c/descriptors_test.c -rdynamic -ldl
+# Allocations per warm check, counted by an LD_PRELOAD shim of malloc & co.
+mkdir -p "$out/warm-state"
+if "$CC" -shared -fPIC -O2 Tests/c/alloc_count.c -o "$out/alloc_count.so" 2>"$out/cc.log"; then
+    RUN_PRELOAD=$out/alloc_count.so RUN_ARGS="examples/gate.json $out/warm-state" \
+        run_program warm_alloc_test Tests/c/warm_alloc_test.c -ldl
+else
+    fail "Tests/c/alloc_count.c does not build:"
+    head -n 20 "$out/cc.log" | sed 's/^/     /'
+fi
 
 # The glibc 2.32/2.35 stand-ins the portable build links in, compiled as
 # scripts/build compiles them (Debian 11's headers), next to glibc's own.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// One config prepared for many checks, for one platform: thresholds
 /// validated once and every text the result hands to C kept as a C string.
 /// Building it is pure; every result comes from exactly one snapshot.
@@ -52,18 +50,11 @@ package final class GateSnapshot: Sendable {
     /// What the minimum and the latest version need of the system
     /// (`..._requires`); no clauses when absent (docs/design.md, "Requirements").
     package let minRequires, latestRequires: Requirements
-    /// The last URL-policy verdict on updateURLText: clients rarely change
-    /// policy, and judging a URL costs more than the whole rest of a check.
-    private let urlVerdict = Mutex<(policy: StoreURLPolicy, refusal: String?)?>(nil)
-
     /// Why the client's `policy` refuses the config's update URL; nil when
-    /// it is allowed or absent.
+    /// it is allowed or absent. Judging a URL costs more than the whole rest
+    /// of a check: the client asks once per snapshot and options (ResultFrame).
     package func updateURLRefusal(_ policy: StoreURLPolicy) -> String? {
-        guard let url = updateURLText else { return nil }
-        if let known = urlVerdict.withLock({ $0 }), known.policy == policy { return known.refusal }
-        let refusal = policy.refusal(of: url)
-        urlVerdict.withLock { $0 = (policy, refusal) }
-        return refusal
+        updateURLText.flatMap(policy.refusal(of:))
     }
 
     package init(config: GateConfig, platform: String, documentName: String) {

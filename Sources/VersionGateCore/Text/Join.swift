@@ -12,8 +12,10 @@ package func join(_ parts: [String], separator: String) -> String {
     return joined
 }
 
-/// The notes that are there, joined by "; "; nil when none is.
-package func joinNotes(_ notes: [String?]) -> String? {
-    let present = notes.compactMap { $0 }
-    return present.isEmpty ? nil : join(present, separator: "; ")
+/// The notes that are there, joined by "; "; nil when neither is (no
+/// array: a warm check calls it with two nils).
+package func joinNotes(_ first: String?, _ second: String?) -> String? {
+    guard let first else { return second }
+    guard let second else { return first }
+    return first + "; " + second
 }

@@ -1,17 +1,23 @@
 import VersionGateCore
 /// Where a client's thresholds come from: a local document, or a remote
 /// protocol behind RemoteSource. Every result comes from one snapshot.
-package protocol ConfigSource: Sendable {
+/// A class: a check holds it as one reference (an existential of a class
+/// copies by a retain, not through a value witness).
+package protocol ConfigSource: AnyObject, Sendable {
     /// A human-readable name for messages and the result's "source" field.
     var name: String { get }
     /// The snapshot to decide with, or why there is none (the check fails open).
     func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure>
+    /// The last load's config while it is known to be current without a
+    /// request (a cached local document: one stat); nil: call `load`.
+    func current(files: any FileSystem) -> LoadedConfig?
     /// The protocol's own installation id (Firebase's FID), if it keeps one.
     func installationID(state: PrivateDirectory) -> String?
 }
 
 extension ConfigSource {
     package func installationID(state: PrivateDirectory) -> String? { nil }
+    package func current(files: any FileSystem) -> LoadedConfig? { nil }
 }
 
 /// What a check knows when it asks for a config.
@@ -39,8 +45,10 @@ package struct LoadRequest: Sendable {
     package var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }
 }
 
-/// A snapshot plus where it came from (the result's provenance).
-package struct LoadedConfig: Sendable {
+/// A snapshot plus where it came from (the result's provenance). A class:
+/// a cached local document hands the same one to every check, and each
+/// result keeps it with one retain.
+package final class LoadedConfig: Sendable {
     package enum Origin: String, Sendable {
         case localDocument = "local_document"
         case freshFetch = "fresh_fetch"
@@ -51,9 +59,15 @@ package struct LoadedConfig: Sendable {
     package let snapshot: GateSnapshot
     package let origin: Origin
     /// Seconds since the config was fetched (remote sources).
-    package var ageSeconds: Int64? = nil
+    package let ageSeconds: Int64?
     /// A fetch that failed although a config was still found (cache, defaults).
-    package var fetchFailure: GateFailure? = nil
+    package let fetchFailure: GateFailure?
     /// Something worth telling the operator (e.g. fetched without an auth token).
-    package var note: String? = nil
+    package let note: String?
+
+    package init(snapshot: GateSnapshot, origin: Origin, ageSeconds: Int64? = nil, fetchFailure: GateFailure? = nil,
+                 note: String? = nil) {
+        (self.snapshot, self.origin, self.ageSeconds, self.fetchFailure, self.note) =
+            (snapshot, origin, ageSeconds, fetchFailure, note)
+    }
 }

@@ -8,15 +8,23 @@ package final class GateClient: Sendable {
     /// takes one reference instead of copying every option out of the lock.
     private final class State: Sendable {
         let options: ClientOptions
-        let source: Result<any ConfigSource, GateFailure>
+        /// nil when the options select none: `sourceFailure` says why.
+        let source: (any ConfigSource)?
+        let sourceFailure: GateFailure?
         init(_ options: ClientOptions) {
             self.options = options
-            source = SourceFactory.make(options)
+            switch SourceFactory.make(options) {
+            case .success(let source): (self.source, sourceFailure) = (source, nil)
+            case .failure(let failure): (source, sourceFailure) = (nil, failure)
+            }
         }
+        /// Why there is no source (only asked when there is none).
+        var noSource: GateFailure { sourceFailure ?? GateFailure(.internalError, "no source selected") }
     }
     private let state = Mutex(State(ClientOptions()))
     private let storeLocator = StoreLocator()
-    private let localeMemo = LocaleMemo()
+    /// What the results of the current snapshot and options share.
+    private let lastFrame = Mutex<ResultFrame?>(nil)
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
 
@@ -42,7 +50,9 @@ package final class GateClient: Sendable {
     /// problem is a fail-open result that says why.
     /// What happened on the way is added to `log`, if given.
     package func check(current: UnsafeBufferPointer<UInt8>, log: CallLog? = nil) -> GateResult {
-        check(current: current, system: system, log: log)
+        let result = decide(current: current, system: system, ownSystem: true, log: log)
+        log?.record(result)
+        return result
     }
 
     /// What the log callback hears (option `log_level`).
@@ -50,74 +60,142 @@ package final class GateClient: Sendable {
 
     /// The same on another clock and environment than the client's own.
     package func check(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog? = nil) -> GateResult {
-        let result = decide(current: current, system: system, log: log)
+        let result = decide(current: current, system: system, ownSystem: false, log: log)
         log?.record(result)
         return result
     }
 
-    private func decide(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog?) -> GateResult {
-        let environment = system.environment
+    /// `ownSystem`: `system` is the client's, so what depends on its files
+    /// and directories (the prompt state's paths) may be kept between checks.
+    private func decide(current: UnsafeBufferPointer<UInt8>, system: System, ownSystem: Bool,
+                        log: CallLog?) -> GateResult {
         // Borrowed through the reference, not copied: a copy retains every option.
+        // (`settings.options.x` reads one option; `let options` would copy them all.)
         let settings = state.withLock { $0 }
         // One deadline for the whole call: the config, then the store lookup.
         let deadline = Deadline(afterMilliseconds: settings.options.timeoutMs)
-        let source = settings.source
-        let sourceName = (try? source.get())?.name
-
-        let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText, localeOption: settings.options.locale,
-                                  environment: environment, now: system.wallClock(), files: system.files,
-                                  bootClock: system.bootClock, deadline: deadline, log: log)
+        guard let source = settings.source else {
+            return GateResult(failOpen: settings.noSource,
+                              language: system.environment.language(option: settings.options.locale),
+                              current: Version(bytes: current)?.trimmedText)
+        }
+        // A cached local document answers after one stat, without a request.
         let loaded: LoadedConfig
-        switch source.flatMap({ $0.load(request) }) {
-        case .success(let config): loaded = config
-        case .failure(let failure):
-            return GateResult(failOpen: failure, language: environment.language(option: settings.options.locale),
-                              source: sourceName, current: request.appVersion)
-        }
-
-        let snapshot = loaded.snapshot
-        let decision = Decision(current: current, snapshot: snapshot, now: request.now, rolloutBucket: { latest in
-            let state = PrivateDirectory(base: environment.stateHome, files: system.files)
-            return (try? source.get()).flatMap { InstallationID.resolve($0, state: state) }
-                .map { Rollout.bucket(installationID: $0, latest: latest) }
-        }, facts: { SystemFactsReader.current })
-        var shouldPrompt = decision.status == .mandatory
-        var sessionNote: String?
-        if decision.status == .optional {
-            let key = join([sourceName ?? "", settings.options.platform, decision.currentText ?? "",
-                            snapshot.latest?.string ?? ""], separator: "\u{0}")
-            let claim = PromptState.claim(settings.options, source: sourceName, latest: snapshot.latest?.string,
-                                          system) {
-                promptMemory(settings.options.sessionScope, system).claim(key, record: !settings.options.dryRun)
+        if let known = source.current(files: system.files) {
+            loaded = known
+        } else {
+            let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText,
+                                      localeOption: settings.options.locale,
+                                      environment: system.environment, now: system.wallClock(), files: system.files,
+                                      bootClock: system.bootClock, deadline: deadline, log: log)
+            switch source.load(request) {
+            case .success(let config): loaded = config
+            case .failure(let failure):
+                return GateResult(failOpen: failure,
+                                  language: system.environment.language(option: settings.options.locale),
+                                  source: source.name, current: request.appVersion)
             }
-            shouldPrompt = claim.shouldPrompt
-            sessionNote = claim.note
         }
-        let urlProblem = snapshot.updateURLRefusal(settings.options.urlPolicy).map { why in
-            "\(GateConfig.updateURLKey(platform: settings.options.platform)) refused: \(why)"
+        let snapshot = loaded.snapshot
+        let frame = frame(snapshot, settings, source)
+
+        let decision = Decision(current: current, snapshot: snapshot, now: system.wallClock(), rolloutBucket: { latest in
+            let state = PrivateDirectory(base: system.environment.stateHome, files: system.files)
+            return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
+        }, facts: { SystemFactsReader.current })
+        // Switches, not ==: these enums' == is a generic call.
+        var shouldPrompt = false
+        var sessionNote: String?
+        var prompt: Prompt?
+        switch decision.status {
+        case .upToDate: break
+        case .mandatory:
+            shouldPrompt = true
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline)
+        case .optional:
+            let claim = claim(decision, frame, settings, system, ownSystem: ownSystem)
+            (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline)
         }
-        var locale: LocaleMemo.Resolved?
-        var store: StoreResolution?
-        if decision.status != .upToDate {
-            let resolved = localeMemo.resolve(option: settings.options.locale, environment: environment)
-            locale = resolved
-            store = storeLocator.resolve(settings.options, snapshot, environment, files: system.files,
-                                         country: StoreLocator.country(settings.options, region: resolved.region),
-                                         deadline: deadline)
-        }
-        let updateMessage = locale.map { snapshot.updateMessage(chain: $0.chain) } ?? snapshot.updateMessage
+        // An invalid version fails open with its own failure; else the frame's.
+        var invalid: GateFailure?
+        if case .failOpen = decision.rule { invalid = decision.failure }
+        return GateResult(decision: decision, shouldPrompt: shouldPrompt, frame: frame,
+                          failure: invalid ?? frame.failure,
+                          errorMessage: invalid.map { CText($0.message) } ?? frame.errorMessage,
+                          locale: prompt?.locale, environment: ownSystem ? nil : system.environment,
+                          store: prompt?.store,
+                          graceMessage: prompt?.grace, loaded: loaded,
+                          note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note)
+    }
+
+    /// What a prompting result shows besides the decision.
+    private typealias Prompt = (locale: LocaleFrame, store: StoreAnswer, grace: CText?)
+
+    /// The texts for the environment's locale (made when it or the frame
+    /// changes), the store URL, and the grace period's message.
+    private func prompt(_ decision: Decision, _ snapshot: GateSnapshot, _ frame: ResultFrame, _ settings: State,
+                        _ system: System, _ deadline: Deadline) -> Prompt {
+        let locale = frame.locale(system.environment) { localeFrame(snapshot, settings.options, system, deadline) }
+        let store = locale.store ?? StoreAnswer(storeLocator.resolve(
+            settings.options, snapshot, system.environment, files: system.files,
+            country: StoreLocator.country(settings.options, region: locale.region), deadline: deadline))
         let grace = decision.requiredFrom.map { at in
-            GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at), language: locale?.texts.language ?? "en",
-                              updateMessage: updateMessage)
+            CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
+                                    language: locale.texts.language, updateMessage: locale.updateMessage))
         }
-        return GateResult(decision: decision,
-                          failure: decision.failure ?? urlProblem.map { .config("\(sourceName ?? ""): \($0)") },
-                          snapshot: snapshot, shouldPrompt: shouldPrompt, locale: (settings.options.locale, environment),
-                          texts: locale?.texts, source: sourceName ?? "", loaded: loaded,
-                          note: joinNotes([loaded.note, sessionNote]),
-                          store: store,
-                          storeURL: store?.url.map(storeLocator.cText), graceMessage: grace.map(CText.init),
-                          updateMessage: updateMessage)
+        return (locale, store, grace)
+    }
+
+    /// The last frame while the snapshot and the options are the same
+    /// objects (`set` replaces the options, a load may hand a new snapshot).
+    private func frame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource) -> ResultFrame {
+        if let known = lastFrame.withLock({ $0 }), known.isFrame(of: snapshot, settings) { return known }
+        let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: source.name,
+                               environment: self.system.environment)
+        lastFrame.withLock { $0 = made }
+        return made
+    }
+
+    /// A prompt's texts and store URL for the environment's locale now.
+    private func localeFrame(_ snapshot: GateSnapshot, _ options: ClientOptions, _ system: System,
+                             _ deadline: Deadline) -> LocaleFrame {
+        let environment = system.environment
+        let inputs = environment.localeInputs()
+        let choice = environment.localeChoice(option: options.locale)
+        let region = BCP47.region(of: options.locale ?? environment.localeName)
+        // The App Store's answer depends on a lookup that may change: resolved at each check.
+        let store = options.store == .appstore ? nil : StoreAnswer(storeLocator.resolve(
+            options, snapshot, environment, files: system.files,
+            country: StoreLocator.country(options, region: region), deadline: deadline))
+        return LocaleFrame(inputs: inputs, texts: CatalogTexts.forLanguage(choice.tag),
+                           updateMessage: snapshot.updateMessage(chain: choice.chain), region: region, store: store)
+    }
+
+    /// Whether an OPTIONAL prompts now: skip, remind, then the session.
+    private func claim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System,
+                       ownSystem: Bool) -> PromptClaim {
+        // No local closures: one stored in a constant escapes, and its context (the System) is copied to the heap.
+        let record = !settings.options.dryRun
+        let state = ownSystem ? frame.promptState { Self.promptState(frame, settings, system) }
+            : Self.promptState(frame, settings, system)
+        guard let state else { return Self.sessionClaim(decision, frame, settings, system, record: record) }
+        return state.claim(latest: frame.snapshot?.latest?.string, now: system.wallClock(),
+                           remindAfter: settings.options.remindAfterSeconds, record: record) {
+            Self.sessionClaim(decision, frame, settings, system, record: record)
+        }
+    }
+
+    private static func promptState(_ frame: ResultFrame, _ settings: State, _ system: System) -> PromptState? {
+        PromptState(source: frame.source ?? "", platform: settings.options.platform,
+                    environment: system.environment, files: system.files)
+    }
+
+    /// The session's say: prompt once per session and key.
+    private static func sessionClaim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System,
+                                     record: Bool) -> PromptClaim {
+        promptMemory(settings.options.sessionScope, system)
+            .claim(frame.sessionKey(current: decision.currentText ?? ""), record: record)
     }
 
     /// Where to update, whatever the version: the config's update URL (when
@@ -130,7 +208,8 @@ package final class GateClient: Sendable {
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
                                   now: system.wallClock(), files: system.files,
                                   bootClock: system.bootClock, deadline: deadline, log: log)
-        let snapshot = source.flatMap { $0.load(request).map(\.snapshot) }
+        let snapshot = source.map { $0.load(request).map(\.snapshot) }
+            ?? .failure(settings.noSource)
         if case .failure(let failure) = snapshot {
             log?.add(.warning, "no config for the store URL: \(failure.message)")
         }
@@ -143,10 +222,10 @@ package final class GateClient: Sendable {
     /// The options and the name of the source they select (skip-version).
     package var settings: (options: ClientOptions, sourceName: String?) {
         let settings = state.withLock { $0 }
-        return (settings.options, (try? settings.source.get())?.name)
+        return (settings.options, settings.source?.name)
     }
 
-    private func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {
+    private static func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {
         if scope == .login, let login = LoginSession(runtimeDirectory: system.environment.runtimeDirectory, files: system.files) {
             return login
         }

@@ -9,88 +9,46 @@ package final class GateResult: Sendable {
     package var status: GateStatus { decision.status }
     package var rule: GateRule { decision.rule }
     package let shouldPrompt: Bool
-    package let current: String?
-    package let title, message, actionLabel, dismissLabel, skipLabel, storeURL: CText?
-    /// An https page for when no handler opens `storeURL`'s scheme.
-    package let storeWebFallback: String?
-    /// Why a store URL was refused or a fallback used.
-    package let storeNote: String?
-    /// Whether the URL policy refused a candidate store URL.
-    package let storeRefusedSome: Bool
-    package let minRequired, latest: CText?
+    /// What every result of this snapshot and these options shares (made once).
+    private let frame: ResultFrame
+    /// The prompt's texts; nil for UP_TO_DATE.
+    private let locale: LocaleFrame?
+    /// The grace period's message, which replaces the prompt's.
+    private let graceMessage: CText?
+    private let store: StoreAnswer?
+    /// UP_TO_DATE on another System than the client's: where the catalog
+    /// language is read when asked (a warm UP_TO_DATE check reads no
+    /// environment); nil: the client's, which the frame keeps.
+    private let environment: CheckEnvironment?
     /// Why the result fails open, or a config problem that did not stop the
     /// decision; nil when it came from a good config.
     package let failure: GateFailure?
     package let errorMessage: CText?
-    private let languageChoice: LanguageChoice
-    private enum LanguageChoice: Sendable {
-        case resolved(String)
-        case deferred(String?, CheckEnvironment)
-    }
-
-    /// The catalog language of the texts (or that they would have).
-    package var language: String {
-        switch languageChoice {
-        case .resolved(let language): return language
-        case .deferred(let option, let environment): return environment.language(option: option)
-        }
-    }
-    package let source: String?
-    /// Where the config came from; nil when none decided.
-    package let origin: LoadedConfig.Origin?
-    package let templateVersion: Int64?
-    package let configAgeSeconds: Int64?
-    /// A fetch that failed although the decision came from a good config
-    /// (the cache, or the embedded default); the result error stays VG_OK.
-    package let fetchFailure: GateFailure?
+    /// The config the decision came from; nil when none decided.
+    private let loaded: LoadedConfig?
     package let note: String?
-    /// The JSON form, made on first use by the C ABI (most launchers never ask).
-    package let json = Mutex<CText?>(nil)
-    /// vg_result_get's answers and the reason, by key, made on first use and
-    /// kept for the result's life (the C caller holds the pointers).
-    package let texts = Mutex<[String: CText]>([:])
+    /// vg_result_get's answers, the reason and the JSON (`jsonKey`), by key,
+    /// made on first use and kept for the result's life (the C caller holds
+    /// the pointers; most launchers never ask).
+    private let texts = Mutex<[String: CText]>([:])
+    /// Not a result field's key, so the JSON has a place among them.
+    package static let jsonKey = "\u{0}json"
 
-    /// The catalog language is resolved only when a prompt needs texts or
-    /// the JSON is asked for: a warm UP_TO_DATE check reads no environment.
-    /// `texts` and `storeURL` are given for a prompting verdict, nil for UP_TO_DATE;
-    /// `updateMessage` is the operator's message for the user's languages (GateSnapshot).
-    package init(decision: Decision, failure: GateFailure?, snapshot: GateSnapshot, shouldPrompt: Bool,
-         locale: (option: String?, environment: CheckEnvironment), texts: CatalogTexts?, source: String,
-         loaded: LoadedConfig, note: String?, store: StoreResolution?, storeURL: CText?, graceMessage: CText? = nil,
-         updateMessage: CText? = nil) {
+    /// `locale` is given for a prompting verdict, nil for UP_TO_DATE (whose
+    /// language is then read from `environment` when asked); `store` too.
+    package init(decision: Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
+                 errorMessage: CText?, locale: LocaleFrame?, environment: CheckEnvironment?, store: StoreAnswer?,
+                 graceMessage: CText?, loaded: LoadedConfig, note: String?) {
         self.decision = decision
         self.shouldPrompt = shouldPrompt
-        current = decision.currentText
-        switch decision.status {
-        case .mandatory:
-            title = texts?.mandatoryTitle
-            message = updateMessage ?? texts?.mandatoryMessage
-            actionLabel = texts?.updateLabel
-            dismissLabel = nil
-            skipLabel = nil
-        case .optional:
-            title = texts?.optionalTitle
-            message = graceMessage ?? updateMessage ?? texts?.optionalMessage
-            actionLabel = texts?.updateLabel
-            dismissLabel = texts?.laterLabel
-            skipLabel = texts?.skipLabel
-        case .upToDate:
-            title = nil; message = nil; actionLabel = nil; dismissLabel = nil; skipLabel = nil
-        }
-        self.storeURL = storeURL
-        storeWebFallback = store?.webFallback
-        storeNote = store?.note
-        storeRefusedSome = store?.refusedSome ?? false
-        minRequired = snapshot.minRequired
-        latest = snapshot.latest
+        self.frame = frame
+        self.locale = locale
+        self.environment = locale == nil ? environment : nil
+        self.store = store
+        self.graceMessage = graceMessage
         self.failure = failure
-        errorMessage = failure.map { CText($0.message) }
-        languageChoice = texts.map { .resolved($0.language) } ?? .deferred(locale.option, locale.environment)
-        self.source = source
-        origin = loaded.origin
-        templateVersion = snapshot.templateVersion
-        configAgeSeconds = loaded.ageSeconds
-        fetchFailure = loaded.fetchFailure
+        self.errorMessage = errorMessage
+        self.loaded = loaded
         self.note = note
     }
 
@@ -98,19 +56,59 @@ package final class GateResult: Sendable {
     package init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil) {
         decision = Decision(failOpen: failure, current: current)
         shouldPrompt = false
-        self.current = current
-        title = nil; message = nil; actionLabel = nil; dismissLabel = nil; skipLabel = nil; storeURL = nil
-        storeWebFallback = nil; storeNote = nil; storeRefusedSome = false
-        minRequired = nil; latest = nil
+        frame = ResultFrame(failOpen: failure, source: source, language: language)
+        (locale, graceMessage, store, environment) = (nil, nil, nil, nil)
         self.failure = failure
-        errorMessage = CText(failure.message)
-        languageChoice = .resolved(language)
-        self.source = source
-        origin = nil
-        templateVersion = nil
-        configAgeSeconds = nil
-        fetchFailure = nil
-        note = nil
+        errorMessage = frame.errorMessage
+        (loaded, note) = (nil, nil)
+    }
+
+    /// Where the config came from; nil when none decided.
+    package var origin: LoadedConfig.Origin? { loaded?.origin }
+    package var configAgeSeconds: Int64? { loaded?.ageSeconds }
+    /// A fetch that failed although the decision came from a good config
+    /// (the cache, or the embedded default); the result error stays VG_OK.
+    package var fetchFailure: GateFailure? { loaded?.fetchFailure }
+    package var current: String? { decision.currentText }
+    package var source: String? { frame.source }
+    package var minRequired: CText? { decision.snapshot?.minRequired }
+    package var latest: CText? { decision.snapshot?.latest }
+    package var templateVersion: Int64? { decision.snapshot?.templateVersion }
+
+    package var title: CText? {
+        switch status {
+        case .mandatory: return locale?.texts.mandatoryTitle
+        case .optional: return locale?.texts.optionalTitle
+        case .upToDate: return nil
+        }
+    }
+    package var message: CText? {
+        guard let locale else { return nil }
+        // Updating will not help on this system: say so, not "please update"
+        // (docs/design.md, "Requirements").
+        if decision.minimumUnsupported { return locale.texts.mandatoryUnsupportedMessage }
+        switch status {
+        case .mandatory: return locale.updateMessage ?? locale.texts.mandatoryMessage
+        case .optional: return graceMessage ?? locale.updateMessage ?? locale.texts.optionalMessage
+        case .upToDate: return nil
+        }
+    }
+    package var actionLabel: CText? { status == .upToDate ? nil : locale?.texts.updateLabel }
+    package var dismissLabel: CText? { status == .optional ? locale?.texts.laterLabel : nil }
+    package var skipLabel: CText? { status == .optional ? locale?.texts.skipLabel : nil }
+    package var storeURL: CText? { store?.url }
+    /// An https page for when no handler opens `storeURL`'s scheme.
+    package var storeWebFallback: String? { store?.resolution.webFallback }
+    /// Why a store URL was refused or a fallback used.
+    package var storeNote: String? { store?.resolution.note }
+    /// Whether the URL policy refused a candidate store URL.
+    package var storeRefusedSome: Bool { store?.resolution.refusedSome ?? false }
+
+    /// The catalog language of the texts (or that they would have).
+    package var language: String {
+        if let locale { return locale.texts.language }
+        if let language = frame.fixedLanguage { return language }
+        return (environment ?? frame.environment)?.language(option: frame.localeOption) ?? "en"
     }
 
     /// The rollout percent when a staged rollout decided this result.
@@ -120,10 +118,13 @@ package final class GateResult: Sendable {
     package var reason: CText { text(for: "reason") { decision.reason } }
 
     /// A text kept by the result under `key`, made by `make` on first use.
+    /// Made outside the lock (the JSON asks for the reason); of two threads
+    /// making it at once, the first one kept is what both return.
     package func text(for key: String, _ make: () -> String) -> CText {
-        texts.withLock { kept in
+        if let known = texts.withLock({ $0[key] }) { return known }
+        let made = CText(make())
+        return texts.withLock { kept in
             if let known = kept[key] { return known }
-            let made = CText(make())
             kept[key] = made
             return made
         }

@@ -9,40 +9,57 @@ package final class LocalDocumentSource: ConfigSource {
     package let platform: String
     /// nil: the document is trusted as it is; else only with a valid `<path>.minisig`.
     package let trust: DocumentTrust?
+    private let signaturePath: String
+    /// trust != nil, without copying the trust at each check.
+    private let signed: Bool
     private let cache = Mutex<Entry?>(nil)
 
-    private struct Entry {
-        package let identity: FileIdentity
+    /// A class, so a check takes it out of the lock with one retain.
+    private final class Entry: Sendable {
+        let identity: FileIdentity
         /// The signature file's, when one was verified.
-        package let signatureIdentity: FileIdentity?
-        package let snapshot: GateSnapshot
-        /// Said with every result from it (a signature without a timestamp).
-        package let note: String?
+        let signatureIdentity: FileIdentity?
+        /// The snapshot, and the note said with every result from it (a
+        /// signature without a timestamp).
+        let config: LoadedConfig
         /// Whether the file may still change without its identity changing
         /// (git's "racily clean" rule): then it is read again next time.
-        package let racy: Bool
+        let racy: Bool
+
+        init(identity: FileIdentity, signatureIdentity: FileIdentity?, config: LoadedConfig, racy: Bool) {
+            (self.identity, self.signatureIdentity, self.config, self.racy) = (identity, signatureIdentity, config, racy)
+        }
     }
 
     package init(path: String, platform: String, trust: DocumentTrust? = nil) {
         self.path = path
         self.platform = platform
         self.trust = trust
+        signed = trust != nil
+        signaturePath = SignatureCheck.signatureLocation(of: path)
     }
 
     package var name: String { path }
 
-    private var signaturePath: String { SignatureCheck.signatureLocation(of: path) }
+    package func current(files: any FileSystem) -> LoadedConfig? {
+        cached(files, signatureIdentity: signed ? files.identity(of: signaturePath) : nil)
+    }
+
+    /// The cached config while the file (and signature) are unchanged and not racy.
+    private func cached(_ files: any FileSystem, signatureIdentity: FileIdentity?) -> LoadedConfig? {
+        guard let identity = files.identity(of: path) else { return nil }
+        guard let entry = cache.withLock({ $0 }), !entry.racy, entry.identity == identity else { return nil }
+        switch (entry.signatureIdentity, signatureIdentity) {
+        case (nil, nil): return entry.config
+        case (let kept?, let now?) where kept == now: return entry.config
+        default: return nil
+        }
+    }
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         let files = request.files
-        let signatureIdentity = trust == nil ? nil : files.identity(of: signaturePath)
-        if let identity = files.identity(of: path),
-           let hit = cache.withLock({ entry in
-               entry?.identity == identity && entry?.signatureIdentity == signatureIdentity && entry?.racy == false
-                   ? entry : nil
-           }) {
-            return .success(LoadedConfig(snapshot: hit.snapshot, origin: .localDocument, note: hit.note))
-        }
+        let signatureIdentity = signed ? files.identity(of: signaturePath) : nil
+        if let hit = cached(files, signatureIdentity: signatureIdentity) { return .success(hit) }
         do throws(GateFailure) {
             let (bytes, identity) = try files.read(path, maxBytes: GateDocument.maxBytes, trust: .document)
             var verified: (signature: DocumentSignature, identity: FileIdentity)?
@@ -58,11 +75,11 @@ package final class LocalDocumentSource: ConfigSource {
             let racy = files.isRecentlyChanged(identity) || verified.map { files.isRecentlyChanged($0.identity) } == true
             let note = SignatureCheck.replayNote(verified?.signature, signatureName: signaturePath)
             if let note { request.log?.add(.warning, note) }
+            let loaded = LoadedConfig(snapshot: snapshot, origin: .localDocument, note: note)
             cache.withLock {
-                $0 = Entry(identity: identity, signatureIdentity: verified?.identity, snapshot: snapshot, note: note,
-                           racy: racy)
+                $0 = Entry(identity: identity, signatureIdentity: verified?.identity, config: loaded, racy: racy)
             }
-            return .success(LoadedConfig(snapshot: snapshot, origin: .localDocument, note: note))
+            return .success(loaded)
         } catch {
             cache.withLock { $0 = nil }
             return .failure(error)

@@ -18,7 +18,9 @@ package struct POSIXFiles: FileSystem {
 
     package func identity(of path: String) -> FileIdentity? {
         var s = stat()
-        guard stat(path, &s) == 0 else { return nil }
+        // withCString: a String passed as a C pointer argument is copied
+        // into a fresh array at every call; this borrows its bytes.
+        guard path.withCString({ stat($0, &s) }) == 0 else { return nil }
         return Self.identity(s)
     }
 

@@ -61,9 +61,7 @@ package final class RemoteSource: ConfigSource {
         let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
         case .led(.success(let fetched)):
-            var result = loaded(remember(fetched), fetched.origin, at: request)
-            result.note = joinNotes([fetched.note, result.note])
-            return .success(result)
+            return .success(loaded(remember(fetched), fetched.origin, at: request, note: fetched.note))
         case .waited(.success(let fetched)):
             // The flight is shared by every source of this URL in the process,
             // also one without trusted_keys: its config counts only if signed.
@@ -197,9 +195,7 @@ package final class RemoteSource: ConfigSource {
         -> Result<LoadedConfig, GateFailure> {
         if let cached, CacheFreshness.isFallback(age: age(of: cached.entry, at: request),
                                                  maxStaleSeconds: settings.maxStaleSeconds) {
-            var result = loaded(cached, .cacheAfterError, at: request)
-            result.fetchFailure = failure
-            return .success(result)
+            return .success(loaded(cached, .cacheAfterError, at: request, fetchFailure: failure))
         }
         guard let defaults = settings.defaults else { return .failure(failure) }
         switch defaults.load(request) {
@@ -214,12 +210,14 @@ package final class RemoteSource: ConfigSource {
         }
     }
 
-    private func loaded(_ memo: Memo, _ origin: LoadedConfig.Origin, at request: LoadRequest) -> LoadedConfig {
+    /// `note`: the fetch's, said before a signature's replay note.
+    private func loaded(_ memo: Memo, _ origin: LoadedConfig.Origin, at request: LoadRequest,
+                        fetchFailure: GateFailure? = nil, note: String? = nil) -> LoadedConfig {
         let replay = settings.trust == nil ? nil
             : SignatureCheck.replayNote(memo.entry.config.signature, signatureName: name + ".minisig")
         if let replay { request.log?.add(.warning, replay) }
         return LoadedConfig(snapshot: memo.snapshot, origin: origin, ageSeconds: age(of: memo.entry, at: request),
-                            note: replay)
+                            fetchFailure: fetchFailure, note: joinNotes(note, replay))
     }
 
     private func isFresh(_ entry: CachedConfig, at request: LoadRequest) -> Bool {

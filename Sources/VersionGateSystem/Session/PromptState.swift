@@ -7,10 +7,12 @@ import Synchronization
 /// `$XDG_STATE_HOME/versiongate/`, read and written through PrivateDirectory
 /// (the user's own 0700 directory, no symlinks, atomic replace), so a file
 /// another user could have planted is never used. Never consulted for
-/// MANDATORY: only `claim` below reads it, and only for OPTIONAL.
-package struct PromptState: Sendable {
+/// MANDATORY: only `claim` below reads it, and only for OPTIONAL. A class:
+/// a client keeps one per source and options (ResultFrame).
+package final class PromptState: Sendable {
     private let directory: PrivateDirectory
-    private let key: String
+    /// The files' names and the skip file's path, made once.
+    private let skipName, remindName, skipPath: String
     private static let maxFileBytes = 512
 
     /// nil when there is no state directory ($XDG_STATE_HOME and $HOME unset
@@ -20,18 +22,17 @@ package struct PromptState: Sendable {
             return nil
         }
         self.directory = directory
-        key = fnv1a64Hex(source + "\u{0}" + platform)
+        let key = fnv1a64Hex(source + "\u{0}" + platform)
+        (skipName, remindName) = ("skip-\(key)", "prompted-\(key)")
+        skipPath = directory.filePath(skipName)
     }
-
-    private var skipName: String { "skip-\(key)" }
-    private var remindName: String { "prompted-\(key)" }
 
     /// The latest version the user skipped (trimmed text), or nil. Every
     /// OPTIONAL check asks: a file read and trusted before is not read
     /// again while its identity is unchanged (one stat instead of an open
     /// of the directory and the file; BENCHMARKS.md, prompting check).
     package func skippedVersion() -> String? {
-        let path = directory.filePath(skipName)
+        let path = skipPath
         guard let identity = directory.files.identity(of: path) else { return nil }
         if let known = Self.skips.withLock({ $0[path] }), known.identity == identity { return known.version }
         guard let bytes = directory.read(skipName, maxBytes: Self.maxFileBytes) else { return nil }
@@ -80,19 +81,6 @@ package struct PromptState: Sendable {
         let claim = session()
         if claim.shouldPrompt && record { recordPrompt(at: now) }
         return claim
-    }
-}
-
-extension PromptState {
-    /// GateClient.check's OPTIONAL path: the client's state for its source
-    /// and platform, then the session (directly when there is no state
-    /// directory: skip cannot have been recorded, remind cannot be kept).
-    package static func claim(_ options: ClientOptions, source: String?, latest: String?, _ system: System,
-                              session: () -> PromptClaim) -> PromptClaim {
-        guard let state = PromptState(source: source ?? "", platform: options.platform,
-                                      environment: system.environment, files: system.files) else { return session() }
-        return state.claim(latest: latest, now: system.wallClock(), remindAfter: options.remindAfterSeconds,
-                           record: !options.dryRun, session: session)
     }
 }
 

@@ -18,7 +18,6 @@ package final class StoreLocator: Sendable {
         package let resolution: StoreResolution
     }
     private let last = Mutex<Answer?>(nil)
-    private let lastText = Mutex<CText?>(nil)
 
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
                          files: any FileSystem) -> StoreResolution {
@@ -59,15 +58,6 @@ package final class StoreLocator: Sendable {
 
     package static func country(_ options: ClientOptions, region: String?) -> String {
         options.country ?? region.flatMap(StoreKind.countryCode) ?? "us"
-    }
-
-    /// `url` as a C string, the last one kept: a launcher shows the same
-    /// store URL on every check.
-    package func cText(_ url: String) -> CText {
-        if let known = lastText.withLock({ $0 }), known.string == url { return known }
-        let text = CText(url)
-        lastText.withLock { $0 = text }
-        return text
     }
 
     private static func lookup(_ options: ClientOptions, _ environment: CheckEnvironment,

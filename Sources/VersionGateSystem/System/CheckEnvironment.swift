@@ -13,8 +13,10 @@ package struct CheckEnvironment: Sendable {
     /// resolved at each ask.
     private var directories: Directories?
 
-    private struct Directories: Sendable {
+    /// A class: a result keeps the environment, and a copy then retains one object, not two strings.
+    private final class Directories: Sendable {
         let cacheHome, stateHome: String?
+        init(cacheHome: String?, stateHome: String?) { (self.cacheHome, self.stateHome) = (cacheHome, stateHome) }
     }
 
     package init(variables: [String: String]) {
@@ -81,5 +83,43 @@ package struct CheckEnvironment: Sendable {
         var variables: [String: String] = [:]
         for name in ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"] { variables[name] = value(name) }
         return LocaleChoice.choose(option: option, environment: variables)
+    }
+}
+
+/// LANGUAGE, LC_ALL, LC_MESSAGES, LANG as one check read them: a prompting
+/// check compares the environment with these byte for byte (`hasLocale`),
+/// so a host's change of locale is seen without making four Strings each time.
+package struct LocaleInputs: Sendable, Equatable {
+    fileprivate let values: [[UInt8]?]
+}
+
+extension CheckEnvironment {
+    /// Static: getenv gets the literal's bytes (a String would be copied
+    /// into a fresh C string at each call).
+    private static let localeNames: [StaticString] = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+
+    package func localeInputs() -> LocaleInputs {
+        LocaleInputs(values: Self.localeNames.map { name in value(name.description).map { Array($0.utf8) } })
+    }
+
+    /// Whether the locale variables are still `inputs` (allocates nothing).
+    package func hasLocale(_ inputs: LocaleInputs) -> Bool {
+        guard inputs.values.count == Self.localeNames.count else { return false }
+        for (name, kept) in zip(Self.localeNames, inputs.values) {
+            if let fixed {
+                guard let text = fixed[name.description] else { if kept == nil { continue } else { return false } }
+                guard let kept, text.utf8.elementsEqual(kept) else { return false }
+            } else if !Self.same(getenv(UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)), kept) {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func same(_ value: UnsafePointer<CChar>?, _ kept: [UInt8]?) -> Bool {
+        guard let value, let kept else { return value == nil && kept == nil }
+        // A kept value holds no NUL: the C string's NUL ends the loop by a mismatch.
+        for (i, byte) in kept.enumerated() where UInt8(bitPattern: value[i]) != byte { return false }
+        return value[kept.count] == 0
     }
 }
