@@ -19,8 +19,8 @@
  *
  * Fork: in a fork() child of a process that loaded the library, the calls
  * on clients (vg_client_set, vg_client_check, vg_check, vg_client_store_url,
- * vg_client_set_log_callback, vg_client_skip_version, vg_store_url,
- * vg_open_url) return VG_EFORK at once, checks with a fail-open result,
+ * vg_client_refresh, vg_client_set_log_callback, vg_client_skip_version,
+ * vg_store_url, vg_open_url) return VG_EFORK at once, checks with a fail-open result,
  * without touching any lock or state inherited from the parent (another
  * thread may have held it); vg_client_last_error returns a static message.
  * The pure functions (vg_version_compare, vg_decide, vg_strerror,
@@ -239,6 +239,17 @@ int vg_client_check(vg_result **out, vg_client *client,
  * vg_client_check. Thread-safe. */
 int vg_check(vg_result **out, const char *source, const char *current_version);
 
+/* Brings the cache of the client's remote source up to date unless it is
+ * fresh: one fetch with the client's options under the same rules as a
+ * check's (login-burst lock, backoff, trusted_keys, no rollback), within a
+ * deadline of its own (30 s, not "timeout_ms"). What `versiongate refresh`
+ * runs; a check whose cache is stale within "stale_while_revalidate_s"
+ * starts one by itself, so a launcher never needs to call this.
+ * Returns VG_OK when the cache is current, else the error of the fetch
+ * (the cache is left as it was); VG_EINVAL for a NULL client or a local
+ * document. */
+int vg_client_refresh(vg_client *client);
+
 /* ------------------------------------------------------------------ */
 /* Logging, per client (libgit2's git_trace_set, but two components in  */
 /* one process each keep their own)                                    */
@@ -384,6 +395,7 @@ const char *vg_result_rule(const vg_result *result);
  *   min_required_effective_at  text    when the minimum takes effect (RFC 3339), or null
  *   note                       text    why a prompt is or is not shown now, or null
  *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
+ *                                      "stale_cache" (a refresh runs behind it),
  *                                      "cache_after_error", "embedded_default" or "none"
  *   reason                     text    the decision for people, e.g. "1.0.40 is in blocked_versions_linux"
  *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null
