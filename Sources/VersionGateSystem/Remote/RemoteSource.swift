@@ -74,7 +74,9 @@ package final class RemoteSource: ConfigSource {
             case .staleWhileRevalidate:
                 request.log?.add(.debug, "\(name): cached config is stale (\(age(of: hit.entry, at: request) ?? 0) s old); "
                                  + "deciding from it while it is refreshed")
-                startRefresh(request, cacheDirectory, stateDirectory)
+                // No refresh could run (an unwritable cache, no process or
+                // thread): then a fetch first, as without the window.
+                guard startRefresh(request, cacheDirectory, stateDirectory) else { break }
                 return .success(loaded(hit, .staleCache, at: request))
             case .fetch:
                 break
@@ -141,13 +143,16 @@ package final class RemoteSource: ConfigSource {
     /// Starts one refresh behind a check that answered from a stale cache,
     /// unless one is pending (the marker), the server asked us to back off,
     /// or this is a fork() child.
+    /// false when none is running or could be started (the check then
+    /// fetches first); true also when one is pending or the server asked us
+    /// to back off (then the stale cache answers without a request).
     private func startRefresh(_ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
-                              _ stateDirectory: PrivateDirectory?) {
-        guard ForkGuard.refusal == nil else { return }
+                              _ stateDirectory: PrivateDirectory?) -> Bool {
+        guard ForkGuard.refusal == nil else { return false }
         if let backoff = stateDirectory?.read(Self.backoffName(fetcher.cacheKey), maxBytes: 4096).flatMap(Backoff.decode),
            let wait = backoff.remainingSeconds(at: request.now) {
             request.log?.add(.info, "\(name): no refresh started: backing off after throttling for \(wait) s more")
-            return
+            return true
         }
         let marker = cacheDirectory?.filePath(Self.markerName(fetcher.cacheKey))
         if let marker {
@@ -155,10 +160,10 @@ package final class RemoteSource: ConfigSource {
             case .created: break
             case .alreadyThere:
                 request.log?.add(.debug, "\(name): a refresh is already under way (\(marker))")
-                return
+                return true
             case .failed(let why):
-                request.log?.add(.info, "\(name): no refresh started: \(why)")
-                return
+                request.log?.add(.info, "\(name): no refresh can be started (\(why)); fetching first")
+                return false
             }
         }
         var refreshing = request
@@ -168,12 +173,14 @@ package final class RemoteSource: ConfigSource {
         let started = settings.refresher.start(settings.backgroundRefresh, assignments: settings.assignments) {
             _ = self.revalidate(background)
         }
-        if let started {
-            request.log?.add(.info, "\(name): started a background refresh: \(started)")
-        } else {
+        guard let started else {
             if let marker { request.files.remove(marker) }
-            request.log?.add(.warning, "\(name): no background refresh could be started (no process, no thread)")
+            request.log?.add(.warning, "\(name): no background refresh could be started (no process, no thread); "
+                             + "fetching first")
+            return false
         }
+        request.log?.add(.info, "\(name): started a background refresh: \(started)")
+        return true
     }
 
     /// The marker, made with O_EXCL; one older than a refresher's deadline
