@@ -7,6 +7,6 @@
  * from, as dladdr reports it, copied into `out` (NUL-terminated); 0 on
  * success, -1 when unknown or longer than `size`. Where the background
  * refresher's command is found (docs/design.md, "The background refresh"). */
-int vg_system_library_path(char *out, size_t size);
+__attribute__((visibility("hidden"))) int vg_system_library_path(char *out, size_t size);
 
 #endif
