@@ -29,10 +29,30 @@ DELAY_S = 2.0
 QUICK_S = 1.0
 
 HOST_C = r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <versiongate.h>
-/* A launcher: one check, print status and origin, exit at once. */
+static volatile sig_atomic_t children;
+static void on_child(int number) { (void)number; children++; }
+/* A launcher: one check, print status and origin, exit at once.
+ * VG_TEST_SIGCHLD=ignore: SIGCHLD ignored (children reaped by the kernel);
+ * =count: a handler counts SIGCHLDs, and after the check (and 0.5 s) the
+ * host's own wait loop reports what it found: "children N wait ECHILD". */
 int main(int argc, char **argv) {
+    const char *mode = getenv("VG_TEST_SIGCHLD");
+    if (mode && strcmp(mode, "ignore") == 0) signal(SIGCHLD, SIG_IGN);
+    if (mode && strcmp(mode, "count") == 0) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = on_child;
+        sigaction(SIGCHLD, &action, NULL);
+    }
     vg_client *client = NULL;
     if (vg_client_new(&client) != VG_OK) return 3;
     for (int i = 2; i + 1 < argc; i += 2)
@@ -40,6 +60,12 @@ int main(int argc, char **argv) {
     vg_result *result = NULL;
     vg_client_check(&result, client, argv[1]);
     printf("%s %s\n", vg_result_get(result, "status"), vg_result_get(result, "origin"));
+    if (mode && strcmp(mode, "count") == 0) {
+        usleep(500000);
+        int status;
+        pid_t reaped = waitpid(-1, &status, WNOHANG);
+        printf("children %d wait %s\n", (int)children, reaped < 0 && errno == ECHILD ? "ECHILD" : "other");
+    }
     fflush(stdout);
     vg_result_free(result);
     vg_client_free(client);
@@ -90,18 +116,22 @@ class World:
         entry["fetched_at"] = str(int(entry["fetched_at"]) - seconds)
         self.cache.write_text(json.dumps(entry))
 
-    def run(self, argv: list[str], bound: float = 10.0) -> tuple[subprocess.CompletedProcess, float]:
+    def run(self, argv: list[str], bound: float = 10.0, sigchld: str | None = None) \
+            -> tuple[subprocess.CompletedProcess, float]:
         """argv with stdout and stderr captured: the refresh must not hold the pipes open."""
+        env = self.env()
+        if sigchld:
+            env["VG_TEST_SIGCHLD"] = sigchld
         start = time.monotonic()
-        proc = subprocess.run(argv, env=self.env(), capture_output=True, text=True, timeout=bound,
+        proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=bound,
                               stdin=subprocess.DEVNULL)
         return proc, time.monotonic() - start
 
-    def check(self, host: Path, version: str, **options) -> tuple[list[str], float]:
+    def check(self, host: Path, version: str, sigchld: str | None = None, **options) -> tuple[list[str], float]:
         argv = [str(host), version, "source", self.url, "session_scope", "process"]
         for key, value in options.items():
             argv += [key, str(value)]
-        proc, elapsed = self.run(argv)
+        proc, elapsed = self.run(argv, sigchld=sigchld)
         assert proc.returncode == 0, proc.stderr
         return proc.stdout.split(), elapsed
 
@@ -190,6 +220,23 @@ def test_exec_starts_the_command_at_once_and_the_next_launch_uses_the_new_docume
     proc, _ = world.run(exec_argv)
     assert proc.returncode == 20, proc.stderr
     assert ran.read_text() == "started\n", "MANDATORY never starts the command"
+
+
+def test_a_host_that_ignores_sigchld_or_reaps_its_children(world, host):
+    prime(world, host)
+    decided, elapsed = world.check(host, "1.0.40", sigchld="ignore")
+    assert decided == ["OPTIONAL", "stale_cache"] and elapsed < QUICK_S
+    world.wait_for("the new document in the cache", lambda: world.min_required() == "1.0.41")
+    world.nothing_left()
+    world.server.document("g", body=flat_doc("1.0.39", "1.0.41"))
+    world.age(2 * 3600)
+    decided, elapsed = world.check(host, "1.0.40", sigchld="count")
+    # One SIGCHLD at most (the short-lived first child, already waited for),
+    # and nothing left for the host's own wait loop.
+    assert decided[:2] == ["MANDATORY", "stale_cache"], decided
+    assert decided[2:] in (["children", "0", "wait", "ECHILD"], ["children", "1", "wait", "ECHILD"]), decided
+    world.wait_for("the refreshed document", lambda: world.min_required() == "1.0.39")
+    world.nothing_left()
 
 
 def test_a_mandatory_in_the_stale_cache_still_blocks(world, host):
