@@ -26,7 +26,7 @@ enum { HARD_LIMIT_S = 45 };
 
 /* "versiongate refresh --set K=V ... [-v]" from the parsed settings. */
 static char **refresher_argv(const vgcli_args *args) {
-    size_t count = 2 + 2 * args->setting_count + (size_t)(args->verbose > 0 ? args->verbose : 0) + 1;
+    size_t count = 2 + 2 * args->setting_count + 2 + (size_t)(args->verbose > 0 ? args->verbose : 0) + 1;
     char **argv = calloc(count, sizeof *argv);
     if (!argv) return NULL;
     size_t n = 0;
@@ -38,6 +38,10 @@ static char **refresher_argv(const vgcli_args *args) {
         if (pair) snprintf(pair, length, "%s=%s", args->settings[i].key, args->settings[i].value);
         argv[n++] = strdup("--set");
         argv[n++] = pair;
+    }
+    if (args->version) {
+        argv[n++] = strdup("--version");
+        argv[n++] = strdup(args->version);
     }
     for (int v = 0; v < args->verbose; v++) argv[n++] = strdup("-v");
     for (size_t i = 0; i < n; i++)
@@ -91,7 +95,7 @@ int vgcli_refresh(const vgcli_args *args) {
     char error[600];
     vg_client *client = vgcli_client(args, error, sizeof error);
     if (!client) return vgcli_usage_error("refresh", error);
-    int code = vg_client_refresh(client);
+    int code = vg_client_refresh(client, args->version);
     if (code != VG_OK) vgcli_warn("refresh: %s; the cache stays as it was", vg_strerror(code));
     vg_client_free(client);
     return code == VG_OK ? VGCLI_EXIT_OK : VGCLI_EXIT_INVALID;

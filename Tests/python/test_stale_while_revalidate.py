@@ -96,6 +96,7 @@ class World:
         self.url = server.url("g")
         self.tag = "swr-" + uuid.uuid4().hex
         self.seen: set[int] = set()
+        self.command_lines: set[tuple[str, ...]] = set()
 
     def env(self) -> dict:
         return {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": os.path.dirname(os.path.abspath(LIB_PATH)),
@@ -145,6 +146,8 @@ class World:
             try:
                 if self.tag.encode() in (entry / "environ").read_bytes():
                     found[int(entry.name)] = "?"
+                    line = (entry / "cmdline").read_bytes().split(b"\0")
+                    self.command_lines.add(tuple(part.decode(errors="replace") for part in line if part))
             except OSError:
                 continue
         self.seen |= set(found)
@@ -198,6 +201,11 @@ def test_a_host_that_exits_at_once_decides_from_the_cache_and_the_refresh_outliv
     world.wait_for("the new document in the cache", lambda: world.min_required() == "1.0.41")
     assert len(world.server.requests("g")) == before + 1
     world.nothing_left()
+    # The refresher: the command beside the library, the client's options
+    # one --set each (no shell), the checked version.
+    refresher = ("versiongate", "refresh", "--set", "source=" + world.url, "--set", "session_scope=process",
+                 "--version", "1.0.40")
+    assert refresher in world.command_lines, world.command_lines
     decided, elapsed = world.check(host, "1.0.40")
     assert decided == ["MANDATORY", "cache_hit"], "the next launch decides from the new document"
     assert elapsed < QUICK_S

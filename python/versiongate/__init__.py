@@ -230,7 +230,7 @@ vg_store_url = _declare(
     "vg_store_url", c_int, [POINTER(c_void_p), c_char_p, c_char_p], _errcheck_code)
 vg_client_store_url = _declare(
     "vg_client_store_url", c_int, [POINTER(c_void_p), _vg_client_p], _errcheck_code)
-vg_client_refresh = _declare("vg_client_refresh", c_int, [_vg_client_p])
+vg_client_refresh = _declare("vg_client_refresh", c_int, [_vg_client_p, c_char_p])
 # Not raised: opening may fail for reasons the launcher reports itself.
 vg_open_url = _declare("vg_open_url", c_int, [c_char_p])
 
@@ -625,13 +625,14 @@ class Client(_Handle):
         vg_client_store_url(ctypes.byref(out), self._h())
         return _take_string(out)
 
-    def refresh(self) -> int:
+    def refresh(self, version: Optional[StrOrBytes] = None) -> int:
         """Bring the remote source's cache up to date unless it is fresh
         (vg_client_refresh): 0 when it is current, else the fetch's error
         code (the cache is left as it was). A check starts this by itself
         in the background when its cache is stale within the
-        stale_while_revalidate_s window."""
-        return int(vg_client_refresh(self._h()))
+        stale_while_revalidate_s window. ``version``: the one a check
+        would send (Firebase's appVersion), if known."""
+        return int(vg_client_refresh(self._h(), _encode(version)))
 
     def check(self, version: Optional[StrOrBytes]) -> Result:
         """May ``version`` run? Always a Result (fail-open errors included)."""

@@ -246,13 +246,15 @@ int vg_check(vg_result **out, const char *source, const char *current_version);
 /* Brings the cache of the client's remote source up to date unless it is
  * fresh: one fetch with the client's options under the same rules as a
  * check's (login-burst lock, backoff, trusted_keys, no rollback), within a
- * deadline of its own (30 s, not "timeout_ms"). What `versiongate refresh`
- * runs; a check whose cache is stale within "stale_while_revalidate_s"
- * starts one by itself, so a launcher never needs to call this.
+ * deadline of its own (30 s, not "timeout_ms"). `current_version` is the
+ * version a check would send (Firebase's appVersion), or NULL. What
+ * `versiongate refresh` runs; a check whose cache is stale within
+ * "stale_while_revalidate_s" starts one by itself, so a launcher never
+ * needs to call this.
  * Returns VG_OK when the cache is current, else the error of the fetch
  * (the cache is left as it was); VG_EINVAL for a NULL client or a local
  * document. */
-int vg_client_refresh(vg_client *client);
+int vg_client_refresh(vg_client *client, const char *current_version);
 
 /* ------------------------------------------------------------------ */
 /* Logging, per client (libgit2's git_trace_set, but two components in  */

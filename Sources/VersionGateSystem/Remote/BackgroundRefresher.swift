@@ -9,10 +9,11 @@ import Glibc
 /// tests can see what would start; the production one is `LiveRefresher`.
 package protocol BackgroundRefresher: Sendable {
     /// Starts the refresh: for `.process` a detached `versiongate refresh`
-    /// with `assignments` (the client's options, `key=value`), else (or
-    /// when that command cannot be used) `inThread` on a detached thread.
-    /// What was started, for the log; nil when nothing could be.
-    func start(_ mode: ClientOptions.BackgroundRefresh, assignments: [String],
+    /// with `assignments` (the client's options, `key=value`) and the
+    /// checked version, else (or when that command cannot be used)
+    /// `inThread` on a detached thread. What was started, for the log; nil
+    /// when nothing could be.
+    func start(_ mode: ClientOptions.BackgroundRefresh, assignments: [String], version: String?,
                inThread: @escaping @Sendable () -> Void) -> String?
 }
 
@@ -29,7 +30,7 @@ package enum RefreshLimits {
 package struct LiveRefresher: BackgroundRefresher {
     package init() {}
 
-    package func start(_ mode: ClientOptions.BackgroundRefresh, assignments: [String],
+    package func start(_ mode: ClientOptions.BackgroundRefresh, assignments: [String], version: String?,
                        inThread: @escaping @Sendable () -> Void) -> String? {
         var why = "background_refresh=thread"
         if mode == .process {
@@ -37,7 +38,7 @@ package struct LiveRefresher: BackgroundRefresher {
             case .failure(let problem):
                 why = problem.text
             case .success(let command):
-                switch command.startDetached(assignments) {
+                switch command.startDetached(assignments, version: version) {
                 case .success(let description): return description
                 case .failure(let problem): why = problem.text
                 }
@@ -104,8 +105,9 @@ package struct RefreshCommand: Sendable {
     /// Spawns `versiongate refresh --detach --set K=V…`, which forks the
     /// refresher and exits at once; that first child is waited for here
     /// (briefly), so no zombie is left to the host.
-    func startDetached(_ assignments: [String]) -> Result<String, RefreshProblem> {
+    func startDetached(_ assignments: [String], version: String?) -> Result<String, RefreshProblem> {
         let argv = [path, "refresh", "--detach"] + assignments.flatMap { ["--set", $0] }
+            + (version.map { ["--version", $0] } ?? [])
         let pid: pid_t
         switch POSIXProcesses.spawn(executable: path, argv) {
         case .failure(let error): return .failure(RefreshProblem("\(path): \(String(cString: strerror(error.code)))"))

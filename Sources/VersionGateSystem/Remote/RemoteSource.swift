@@ -170,7 +170,8 @@ package final class RemoteSource: ConfigSource {
         refreshing.deadline = Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds)
         refreshing.log = nil
         let background = refreshing
-        let started = settings.refresher.start(settings.backgroundRefresh, assignments: settings.assignments) {
+        let started = settings.refresher.start(settings.backgroundRefresh, assignments: settings.assignments,
+                                               version: request.appVersion) {
             _ = self.revalidate(background)
         }
         guard let started else {
