@@ -287,6 +287,9 @@ def test_past_the_window_and_with_the_window_0_a_check_fetches_first(world, host
     world.age(2 * 3600)
     decided, elapsed = world.check(host, "1.0.40", background_refresh="off")
     assert decided == ["MANDATORY", "fresh_fetch"] and elapsed >= DELAY_S
+    world.age(2 * 3600)
+    decided, elapsed = world.check(host, "1.0.40", max_stale_s=0)   # "never decide from a stale cache"
+    assert decided == ["MANDATORY", "fresh_fetch"] and elapsed >= DELAY_S
     assert not world.tagged(), "no refresh was started"
 
 

@@ -175,7 +175,7 @@ void vg_client_free(vg_client *client);
  *   "max_stale_s": 0-2592000; default 86400.
  *       How old a cached config may be to answer when a fetch fails (a server stale-if-error wins, up to 24 h); 0 = never.
  *   "stale_while_revalidate_s": 0-2592000; default 604800.
- *       After cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 = a check fetches first.
+ *       After cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first.
  *   "background_refresh": process, thread or off; default process.
  *       How that refresh runs: a detached versiongate refresh that outlives the host (a thread when the command is not beside the library), a thread of the host, or off (a check fetches first).
  *   "tls_ca_file": absolute path of a PEM file; default none.

@@ -170,7 +170,7 @@ extension ClientOptions {
             o.maxStaleSeconds = try v.map { v throws(GateFailure) in try number("max_stale_s", v, 0...maxSeconds) } ?? 86_400
         },
         OptionSpec(key: "stale_while_revalidate_s", accepts: "0-2592000", defaultText: "604800",
-                   summary: "after cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 = a check fetches first") {
+                   summary: "after cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first") {
             o, v throws(GateFailure) in
             o.staleWhileRevalidateSeconds = try v.map { v throws(GateFailure) in
                 try number("stale_while_revalidate_s", v, 0...maxSeconds)

@@ -341,9 +341,11 @@ package final class RemoteSource: ConfigSource {
     }
 
     /// Fresh, stale within the window (when a refresh can run behind the
-    /// check), or due for a fetch first.
+    /// check), or due for a fetch first. `max_stale_s` 0 ("never decide
+    /// from a stale cache") closes the window too.
     private func use(of entry: CachedConfig, at request: LoadRequest) -> CacheFreshness.Use {
-        let window = settings.backgroundRefresh == .off ? 0 : settings.staleWhileRevalidateSeconds
+        let off = settings.backgroundRefresh == .off || settings.maxStaleSeconds == 0
+        let window = off ? 0 : settings.staleWhileRevalidateSeconds
         return CacheFreshness.use(age: age(of: entry, at: request), maxAgeSeconds: entry.maxAgeSeconds,
                                   ttlSeconds: settings.cacheTTLSeconds,
                                   staleWhileRevalidateSeconds: entry.staleWhileRevalidateSeconds, windowSeconds: window)
