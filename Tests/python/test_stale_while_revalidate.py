@@ -40,10 +40,15 @@ HOST_C = r"""
 #include <versiongate.h>
 static volatile sig_atomic_t children;
 static void on_child(int number) { (void)number; children++; }
+static void log_line(int level, const char *message, void *unused) {
+    (void)unused;
+    fprintf(stderr, "log %d: %s\n", level, message);
+}
 /* A launcher: one check, print status and origin, exit at once.
  * VG_TEST_SIGCHLD=ignore: SIGCHLD ignored (children reaped by the kernel);
  * =count: a handler counts SIGCHLDs, and after the check (and 0.5 s) the
- * host's own wait loop reports what it found: "children N wait ECHILD". */
+ * host's own wait loop reports what it found: "children N wait ECHILD".
+ * VG_TEST_LOG set: the library's log (info) on stderr. */
 int main(int argc, char **argv) {
     const char *mode = getenv("VG_TEST_SIGCHLD");
     if (mode && strcmp(mode, "ignore") == 0) signal(SIGCHLD, SIG_IGN);
@@ -57,6 +62,10 @@ int main(int argc, char **argv) {
     if (vg_client_new(&client) != VG_OK) return 3;
     for (int i = 2; i + 1 < argc; i += 2)
         if (vg_client_set(client, argv[i], argv[i + 1]) != VG_OK) return 4;
+    if (getenv("VG_TEST_LOG")) {   /* the library's log on stderr */
+        vg_client_set(client, "log_level", "info");
+        vg_client_set_log_callback(client, log_line, NULL);
+    }
     vg_result *result = NULL;
     vg_client_check(&result, client, argv[1]);
     printf("%s %s\n", vg_result_get(result, "status"), vg_result_get(result, "origin"));
@@ -98,8 +107,10 @@ class World:
         self.seen: set[int] = set()
         self.command_lines: set[tuple[str, ...]] = set()
 
+    library_dir = os.path.dirname(os.path.abspath(LIB_PATH))
+
     def env(self) -> dict:
-        return {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": os.path.dirname(os.path.abspath(LIB_PATH)),
+        return {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": self.library_dir,
                 "HOME": str(self.home), "XDG_CACHE_HOME": str(self.home / "cache"),
                 "XDG_STATE_HOME": str(self.home / "state"), "XDG_RUNTIME_DIR": str(self.home),
                 "VG_TEST_TAG": self.tag}
@@ -375,3 +386,42 @@ def test_a_thread_refresh_in_a_long_lived_host(world, tmp_path):
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+
+
+def test_the_command_beside_the_library_is_used_only_when_trusted(world, host, tmp_path):
+    """A library in DIR/lib runs DIR/bin/versiongate (found with dladdr), if
+    nothing another user could have written; else, and where there is no
+    command at all (a wheel's bare .so), a thread of the host, and the log
+    says why."""
+    import shutil
+    tree = tmp_path / "tree"
+    (tree / "lib").mkdir(parents=True)
+    (tree / "bin").mkdir()
+    shutil.copy2(os.path.realpath(LIB_PATH), tree / "lib" / "libversiongate.so.1")
+    world.library_dir = str(tree / "lib")
+    prime(world, host)
+    world.server.document("g", delay_s=0)
+    command = tree / "bin" / "versiongate"
+
+    def launch() -> str:
+        world.age(2 * 3600)
+        env = dict(world.env(), VG_TEST_LOG="1")
+        argv = [str(host), "1.0.40", "source", world.url, "session_scope", "process"]
+        proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+        assert proc.stdout.split()[1:] == ["stale_cache"], proc
+        marker = world.cache.parent / world.cache.name.replace("config-", "refresh-").removesuffix(".json")
+        world.wait_for("the refresh to end", lambda: not marker.exists() or not world.tagged(), 15)
+        if marker.exists():
+            marker.unlink()   # a thread's refresh ended with its host
+        return proc.stderr
+
+    log = launch()
+    assert "started a background refresh: in a thread (%s: not found)" % command in log, log
+    shutil.copy2(CLI, command)
+    os.chmod(command, 0o775)
+    log = launch()
+    assert "in a thread (%s: writable by group or others)" % command in log, log
+    os.chmod(command, 0o755)
+    log = launch()
+    assert "started a background refresh: a detached process (%s refresh" % command in log, log
+    world.nothing_left()
