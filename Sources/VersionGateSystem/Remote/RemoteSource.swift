@@ -65,7 +65,6 @@ package final class RemoteSource: ConfigSource {
         var request = request
         request.boot = request.bootClock()   // once per load; local documents never pay for it
         let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
-        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         if let hit = cached(cacheDirectory) {
             switch use(of: hit.entry, at: request) {
             case .fresh:
@@ -76,12 +75,14 @@ package final class RemoteSource: ConfigSource {
                                  + "deciding from it while it is refreshed")
                 // No refresh could run (an unwritable cache, no process or
                 // thread): then a fetch first, as without the window.
+                let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
                 guard startRefresh(request, cacheDirectory, stateDirectory) else { break }
                 return .success(loaded(hit, .staleCache, at: request))
             case .fetch:
                 break
             }
         }
+        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
         case .led(.success(let fetched)):
             var result = loaded(remember(fetched), fetched.origin, at: request)
