@@ -10,7 +10,8 @@
 enum {
     OPT_SOURCE = 1 << 0, OPT_VERSION = 1 << 1, OPT_PLATFORM = 1 << 2, OPT_SET = 1 << 3,
     OPT_JSON = 1 << 4, OPT_DIALOG = 1 << 5, OPT_STORE = 1 << 6, OPT_APP_ID = 1 << 7,
-    OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_VERSIONS = 1 << 11
+    OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_VERSIONS = 1 << 11,
+    OPT_DETACH = 1 << 12, OPT_MAYBE_VERSION = 1 << 13  /* --version allowed, not required */
 };
 
 static const struct {
@@ -25,6 +26,7 @@ static const struct {
     {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET | OPT_VERBOSE, 0},
     {"lint", OPT_POSITIONAL | OPT_PLATFORM, 1},
     {"simulate", OPT_SOURCE | OPT_VERSIONS | OPT_PLATFORM | OPT_SET | OPT_VERBOSE, 0},
+    {"refresh", OPT_SOURCE | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_DETACH | OPT_MAYBE_VERSION, 0},
 };
 
 static int fail(vgcli_args *args, const char *format, ...) __attribute__((format(printf, 2, 3)));
@@ -122,7 +124,8 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         for (size_t o = 0; o < sizeof valued / sizeof valued[0] && !matched && status == 0; o++) {
             if (!is_option(arg, valued[o].name)) continue;
             matched = 1;
-            if (!(allowed & valued[o].flag)) {
+            unsigned permitted = allowed | ((allowed & OPT_MAYBE_VERSION) ? OPT_VERSION : 0);
+            if (!(permitted & valued[o].flag)) {
                 status = fail(args, "%s is not an option of %s", valued[o].name, args->verb);
                 break;
             }
@@ -155,6 +158,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         if (status) break;
         if (!matched) {
             if (strcmp(arg, "--json") == 0 && (allowed & OPT_JSON)) { args->json = 1; continue; }
+            if (strcmp(arg, "--detach") == 0 && (allowed & OPT_DETACH)) { args->detach = 1; continue; }
             if ((strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) && (allowed & OPT_VERBOSE)) {
                 args->verbose++;
                 continue;

@@ -9,6 +9,7 @@
  *   args.c    the command line: verbs, options in any order, --set, --
  *   client.c  a vg_client made from the options; one-line warnings
  *   verbs.c   check, compare, store-url
+ *   refresh.c refresh: the cache brought up to date, detached when asked
  *   explain.c explain
  *   exec.c    exec: the check, the prompt, then execv COMMAND (or exit 20)
  *   prompt.c  where the prompt goes (--dialog auto) and the terminal prompt
@@ -44,6 +45,7 @@ typedef struct vgcli_args {
     const char *verb;
     int help;
     int json;
+    int detach;                 /* refresh --detach */
     int verbose;                /* --verbose (-v) given this many times */
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
@@ -86,6 +88,7 @@ int vgcli_explain(const vgcli_args *args);
 int vgcli_exec(const vgcli_args *args);
 int vgcli_lint(const vgcli_args *args);
 int vgcli_simulate(const vgcli_args *args);
+int vgcli_refresh(const vgcli_args *args);
 /* execv COMMAND (found on PATH when it has no slash); returns only on failure, with 126 or 127. */
 int vgcli_exec_command(char **command);
 

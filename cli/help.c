@@ -20,6 +20,7 @@ static const struct {
      "  store-url  the store URL for an app\n"
      "  lint       check a gate document or template export before publishing it\n"
      "  simulate   what share of an installed base each status would reach\n"
+     "  refresh    bring a remote source's cache up to date (what a check starts by itself)\n"
      "\n"
      "Each verb takes --help. 'versiongate --version' prints the version.\n"
      "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n"},
@@ -100,6 +101,20 @@ static const struct {
      "Examples:\n"
      "  versiongate simulate --source gate.json --versions installed.txt\n"
      "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"},
+    {"refresh",
+     "Usage: versiongate refresh --source S [--version V] [--platform P] [--set KEY=VALUE]... [--detach] [--verbose]\n"
+     "Fetches the remote source S into the cache unless the cache is fresh, under the same\n"
+     "rules as a check (one fetch per login burst, backoff, trusted_keys, no rollback),\n"
+     "within 30 s, at low priority. A check on a cache older than cache_ttl_s but within\n"
+     "stale_while_revalidate_s starts 'versiongate refresh --detach' with its own options\n"
+     "and answers at once; run it yourself only to warm a cache.\n"
+     "--version: the app's, as a check would send it (Firebase conditions may use it).\n"
+     "--detach: start the refresher in a session of its own with no terminal, exit at once.\n"
+     "Exit 0 when the cache is current, 1 when the fetch failed (the cache is unchanged).\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate refresh --source https://config.example.com/gate.json\n"
+     "  versiongate refresh --source https://config.example.com/gate.json --set trusted_keys=RWQ... -v\n"},
 };
 
 int vgcli_help(const char *verb) {

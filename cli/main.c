@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     } verbs[] = {
         {"check", vgcli_check}, {"exec", vgcli_exec}, {"explain", vgcli_explain},
         {"compare", vgcli_compare}, {"store-url", vgcli_store_url}, {"lint", vgcli_lint},
-        {"simulate", vgcli_simulate},
+        {"simulate", vgcli_simulate}, {"refresh", vgcli_refresh},
     };
     int (*run)(const vgcli_args *) = NULL;
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)

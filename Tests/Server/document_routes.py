@@ -13,6 +13,8 @@ else in the server changes.
                                                      (null/absent -> no Cache-Control)
                         "cache_control": "...",      optional: a raw Cache-Control value
                                                      (wins over max_age)
+                        "delay_s": 2,                optional: every answer waits this long
+                                                     first (a slow server; 0/null -> none)
                         "signature": "untrusted…",   optional: served at /doc/gate.minisig
                                                      (null -> no signature: 404)
                         "next": [ ... ]}             one-shot answers, consumed first
@@ -66,6 +68,7 @@ class _Document:
         self.etag: str | None = None
         self.cache_control: str | None = None
         self.signature: bytes | None = None
+        self.delay_s = 0.0
         self.next: collections.deque = collections.deque()
         self.served = collections.Counter()   # "200", "304", "429", ...
 
@@ -166,6 +169,10 @@ def h_document_control(conn, req, m):
         signature = spec.get("signature", ...)
         if signature is not ... and signature is not None and not isinstance(signature, str):
             raise ValueError('"signature" must be a string or null')
+        delay_s = spec.get("delay_s", ...)
+        if delay_s is not ... and delay_s is not None and not (
+                isinstance(delay_s, (int, float)) and 0 <= delay_s <= MAX_DELAY_S):
+            raise ValueError('"delay_s" must be a number of seconds from 0 to %d, or null' % MAX_DELAY_S)
         queue = _validate_next(spec["next"]) if "next" in spec else None
     except (ValueError, UnicodeDecodeError) as e:
         conn.respond(400, f"{e}\n".encode())
@@ -189,6 +196,8 @@ def h_document_control(conn, req, m):
             doc.cache_control = cache_control
         if signature is not ...:
             doc.signature = None if signature is None else signature.encode("utf-8")
+        if delay_s is not ...:
+            doc.delay_s = float(delay_s or 0)
         if queue is not None:
             doc.next = collections.deque(queue)
         answer = {"name": name, "etag": doc.etag, "queued": len(doc.next)}
@@ -217,10 +226,12 @@ def h_document(conn, req, m):
             one_shot = None
         else:
             one_shot = doc.next.popleft() if doc.next else None
-            body, etag, cache_control = doc.body, doc.etag, doc.cache_control
+            body, etag, cache_control, slow = doc.body, doc.etag, doc.cache_control, doc.delay_s
     if doc is None:
         conn.respond(404, b"no such document\n")
         return
+    if slow > 0:
+        time.sleep(slow)   # a slow server: every answer waits
 
     if one_shot is not None:
         delay = float(one_shot.get("delay_s", 0))

@@ -16,6 +16,10 @@ final class ClientOptionsTests: XCTestCase {
             ("timeout_ms", "250", { $0.timeoutMs == 250 }),
             ("cache_ttl_s", "0", { $0.cacheTTLSeconds == 0 }),
             ("max_stale_s", "7200", { $0.maxStaleSeconds == 7200 }),
+            ("stale_while_revalidate_s", "0", { $0.staleWhileRevalidateSeconds == 0 }),
+            ("stale_while_revalidate_s", "2592000", { $0.staleWhileRevalidateSeconds == 2_592_000 }),
+            ("background_refresh", "thread", { $0.backgroundRefresh == .thread }),
+            ("background_refresh", "off", { $0.backgroundRefresh == .off }),
             ("firebase_endpoint", "http://127.0.0.1:8080/", { $0.firebaseEndpoint == "http://127.0.0.1:8080" }),
             ("tls_ca_file", "/tmp/ca.pem", { $0.tlsCAFile == "/tmp/ca.pem" }),
             ("defaults", "/usr/share/app/gate.json", { $0.defaultsPath == "/usr/share/app/gate.json" }),
@@ -45,6 +49,8 @@ final class ClientOptionsTests: XCTestCase {
             ("timeout_ms", "+5", "timeout_ms"),
             ("timeout_ms", "60001", "timeout_ms"),
             ("cache_ttl_s", "-1", "cache_ttl_s"),
+            ("stale_while_revalidate_s", "2592001", "stale_while_revalidate_s"),
+            ("background_refresh", "fork", "background_refresh"),
             ("firebase_endpoint", "http://example.com", "loopback"),
             ("tls_ca_file", "ca.pem", "absolute"),
             ("source", "file://server/share/gate.json", "file:///"),
@@ -70,6 +76,18 @@ final class ClientOptionsTests: XCTestCase {
             }
             XCTAssertEqual(options, ClientOptions(), "\(row.key)=\(row.value) changed the options")
         }
+    }
+
+    /// What a background refresher is started with: every option set, as
+    /// given, in the table's order; a refused value or a reset leaves none.
+    func testAssignmentsAreWhatWasSet() throws {
+        var options = ClientOptions()
+        try options.set("timeout_ms", "250")
+        try options.set("source", "https://config.example.com/gate.json")
+        try options.set("platform", "ios")
+        XCTAssertThrowsError(try options.set("cache_ttl_s", "-1"))
+        try options.set("platform", nil)
+        XCTAssertEqual(options.assignmentList, ["source=https://config.example.com/gate.json", "timeout_ms=250"])
     }
 
     func testNilRestoresTheDefault() throws {

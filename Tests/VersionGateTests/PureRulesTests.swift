@@ -78,6 +78,40 @@ final class PureRulesTests: XCTestCase {
         XCTAssertFalse(CacheFreshness.isFallback(age: nil, maxStaleSeconds: 86_400))
     }
 
+    func testStaleWhileRevalidateWindowAfterTheFreshness() {
+        func use(_ age: Int64?, maxAge: Int? = nil, server: Int? = nil, window: Int64 = 600) -> CacheFreshness.Use {
+            CacheFreshness.use(age: age, maxAgeSeconds: maxAge, ttlSeconds: 3600, staleWhileRevalidateSeconds: server,
+                               windowSeconds: window)
+        }
+        XCTAssertEqual(use(3599), .fresh)
+        XCTAssertEqual(use(3600), .staleWhileRevalidate, "the TTL ends, the window begins")
+        XCTAssertEqual(use(4199), .staleWhileRevalidate)
+        XCTAssertEqual(use(4200), .fetch, "past TTL + window: a fetch first")
+        XCTAssertEqual(use(4000, window: 0), .fetch, "0: fetch first, as before the window")
+        XCTAssertEqual(use(4000, server: 86_400, window: 0), .fetch, "the option's 0 wins over the server")
+        XCTAssertEqual(use(100, maxAge: 60, server: 120), .staleWhileRevalidate, "the server's window after its max-age")
+        XCTAssertEqual(use(180, maxAge: 60, server: 120), .fetch, "the server's window wins over the option's")
+        XCTAssertEqual(use(30, maxAge: 0, server: 0), .fetch, "no-cache: every check asks first")
+        XCTAssertEqual(use(nil), .fetch, "from the future: neither fresh nor usable stale")
+        XCTAssertEqual(use(Int64.max, window: 2_592_000), .fetch, "no trap on impossible ages")
+        XCTAssertEqual(CacheFreshness.fallbackLimit(maxStaleSeconds: 86_400, staleIfErrorSeconds: nil), 86_400)
+        XCTAssertEqual(CacheFreshness.fallbackLimit(maxStaleSeconds: 86_400, staleIfErrorSeconds: 600), 600)
+        XCTAssertEqual(CacheFreshness.fallbackLimit(maxStaleSeconds: 0, staleIfErrorSeconds: 600), 0, "0: never")
+    }
+
+    func testCacheControlLifetime() {
+        XCTAssertNil(CachingHeaders.lifetime(nil))
+        XCTAssertNil(CachingHeaders.lifetime("public"))
+        XCTAssertEqual(CachingHeaders.lifetime("max-age=60, Stale-While-Revalidate = 120, stale-if-error=600"),
+                       CacheLifetime(maxAgeSeconds: 60, staleWhileRevalidateSeconds: 120, staleIfErrorSeconds: 600))
+        XCTAssertEqual(CachingHeaders.lifetime("stale-while-revalidate=999999999, stale-if-error=999999999"),
+                       CacheLifetime(staleWhileRevalidateSeconds: 86_400, staleIfErrorSeconds: 86_400), "capped at 24 h")
+        XCTAssertEqual(CachingHeaders.lifetime("stale-while-revalidate=-1, stale-if-error=x"), nil, "not numbers")
+        XCTAssertEqual(CachingHeaders.lifetime("max-age=600, stale-while-revalidate=60, no-cache"),
+                       CacheLifetime(maxAgeSeconds: 0, staleWhileRevalidateSeconds: 0), "no-cache: ask first")
+        XCTAssertEqual(CachingHeaders.lifetime("max-age=600")?.maxAgeSeconds, CachingHeaders.maxAgeSeconds("max-age=600"))
+    }
+
     func testCachingHeaders() {
         XCTAssertEqual(CachingHeaders.maxAgeSeconds("public, Max-Age = 600"), 600)
         XCTAssertEqual(CachingHeaders.maxAgeSeconds("max-age=999999999"), 86_400, "capped")

@@ -50,6 +50,8 @@ final class RemoteOverTimeTests: XCTestCase {
                                                bootClock: { boot }))
         try client.set("source", s.url)
         try client.set("session_scope", "process")
+        // These walk the fetch-first rules; the window has tests of its own.
+        try client.set("stale_while_revalidate_s", "0")
         for (key, value) in options { try client.set(key, value) }
         var text = version
         return text.withUTF8 { client.check(current: $0) }
@@ -75,6 +77,33 @@ final class RemoteOverTimeTests: XCTestCase {
         let conditional = try s.server.requests().last { ($0["path"] as? String)?.hasPrefix("/doc/") == true }
         let headers = conditional?["headers"] as? [String: Any]
         XCTAssertEqual(headers?["if-none-match"] as? String, "\"v1\"", "the due fetch revalidates with the ETag")
+    }
+
+    /// Within the stale-while-revalidate window a check answers from the
+    /// cache at once (origin stale_cache) and one refresh runs behind it
+    /// (here a thread); past the window it fetches first.
+    func testAStaleCacheAnswersAtOnceAndOneRefreshRunsBehindIt() throws {
+        let s = try setup("swr")
+        let t0 = Self.t0
+        let window = ["stale_while_revalidate_s": "600", "background_refresh": "thread"]
+        XCTAssertEqual(try check(s, at: t0, options: window).origin, .freshFetch)
+        let stale = try check(s, at: t0 + hour + 10, options: window)
+        XCTAssertEqual(stale.origin, .staleCache)
+        XCTAssertEqual(stale.status, .mandatory, "a MANDATORY in the stale cache still blocks")
+        let deadline = Date().addingTimeInterval(10)
+        while try documentRequests(s) < 2 && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(try documentRequests(s), 2, "one refresh behind the check")
+        // The refresh writes the cache after its request (and removes its marker).
+        var after = try check(s, at: t0 + hour + 20, options: window)
+        while after.origin == .staleCache && Date() < deadline {
+            usleep(20_000)
+            after = try check(s, at: t0 + hour + 20, options: window)
+        }
+        XCTAssertEqual(after.origin, .cacheHit, "refreshed")
+        XCTAssertEqual(try documentRequests(s), 2, "a pending refresh is not started twice")
+        XCTAssertEqual(try check(s, at: t0 + 2 * hour + 20 + 600, options: window).origin, .freshFetch,
+                       "past the window: a fetch first")
+        XCTAssertEqual(try documentRequests(s), 3)
     }
 
     func testAFailedFetchFallsBackToTheCacheUntilMaxStale() throws {

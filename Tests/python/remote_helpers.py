@@ -255,7 +255,10 @@ def check(source: str, version: str, now: int | None = None, bound: float = 5.0,
     before the client is made until it is freed; None: the real clock.
     Returns the result JSON with "_elapsed" (seconds the check took, client
     set-up excluded) and "_code" (what vg_client_check returned) added."""
-    opts = {"session_scope": "process"}
+    # These checks walk the fetch-first rules (TTL, max-age, fallbacks,
+    # backoff), so the stale-while-revalidate window is off unless a test
+    # sets it; test_stale_while_revalidate.py covers the window.
+    opts = {"session_scope": "process", "stale_while_revalidate_s": "0"}
     opts.update({k: str(v) for k, v in options.items() if v is not None})
 
     def run():
@@ -284,7 +287,8 @@ import versiongate as vg
 url, version, count, options = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 summary = {"checks": 0, "errors": [], "statuses": {}, "origins": {}, "snapshots": {}}
 for i in range(count):
-    with vg.Client(source=url, session_scope="process", **options) as c, c.check(version) as r:
+    with vg.Client(source=url, session_scope="process", **{"stale_while_revalidate_s": "0", **options}) as c, \
+            c.check(version) as r:
         j = r.json()
         code = r.code
     summary["checks"] += 1

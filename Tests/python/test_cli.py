@@ -284,8 +284,10 @@ def test_verbose_shows_the_library_log(env, doc, tmp_path):
 def test_check_warns_when_it_decided_from_the_cache_after_a_failed_fetch(env, server):
     server.document("cli-stale", flat_doc(), next=[{}, {"status": 404}])
     source = server.url("cli-stale")
-    first = run(["check", "--source", source, "--version", "1.0.38", "--set", "cache_ttl_s=0"], env.vars())
+    first = run(["check", "--source", source, "--version", "1.0.38", "--set", "cache_ttl_s=0",
+                 "--set", "stale_while_revalidate_s=0"], env.vars())
     assert first.returncode == 20 and first.stderr == b""
-    again = run(["check", "--source", source, "--version", "1.0.38", "--set", "cache_ttl_s=0"], env.vars())
+    again = run(["check", "--source", source, "--version", "1.0.38", "--set", "cache_ttl_s=0",
+                 "--set", "stale_while_revalidate_s=0"], env.vars())
     assert again.returncode == 20                   # the cache still decides...
     assert b"HTTP 404; decided from origin cache_after_error" in again.stderr   # ...and the operator hears why

@@ -24,7 +24,7 @@ def test_thirty_kills_mid_fetch_leave_whole_files_and_no_pile_of_debris(server, 
                     next=[{"delay_s": rng.uniform(0, 0.03)} for _ in range(KILLS)])
     url = server.url(name)
     for _ in range(KILLS):
-        [child] = spawn(url, "1.0.38", {"cache_ttl_s": "0"}, dirs, 1)
+        [child] = spawn(url, "1.0.38", {"cache_ttl_s": "0", "stale_while_revalidate_s": "0"}, dirs, 1)
         release([child])
         time.sleep(rng.uniform(0, 0.04))
         child.kill()
@@ -48,7 +48,7 @@ def test_thirty_kills_mid_fetch_leave_whole_files_and_no_pile_of_debris(server, 
     hour_ago = time.time() - 3600
     os.utime(stale, (hour_ago, hour_ago))
 
-    [last] = spawn(url, "1.0.38", {"cache_ttl_s": "0"}, dirs, 1)
+    [last] = spawn(url, "1.0.38", {"cache_ttl_s": "0", "stale_while_revalidate_s": "0"}, dirs, 1)
     release([last])
     [answer] = results([last])
     assert (answer["status"], answer["error"]) == ("MANDATORY", 0), answer

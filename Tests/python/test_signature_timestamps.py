@@ -82,7 +82,7 @@ def test_a_local_rollback_is_refused_across_processes(form, key, launcher, tmp_p
 @pytest.mark.parametrize("form", sorted(STAMPED))
 def test_an_https_rollback_is_refused_across_processes(form, key, launcher, https, certs, tmp_path):
     comment, name = STAMPED[form], "stamped-" + form
-    options = dict(trusted_keys=key.line, tls_ca_file=str(certs["ca_pem"]), cache_ttl_s="0")
+    options = dict(trusted_keys=key.line, tls_ca_file=str(certs["ca_pem"]), cache_ttl_s="0", stale_while_revalidate_s="0")
     https.document(name, NEWER, signature=sign(key, NEWER, comment % NEW_STAMP, tmp_path / "work"))
     first = launcher(https.url(name), **options)
     assert (first["status"], first["origin"], first["error"]) == ("OPTIONAL", "fresh_fetch", 0), first

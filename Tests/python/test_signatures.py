@@ -359,3 +359,43 @@ def test_libcrypto_missing_fails_open_with_a_clear_message(keys, xdg, tmp_path):
     result = json.loads(done.stdout)
     assert_outcome(result, ("UP_TO_DATE", ESIGNATURE, "cannot verify"))
     assert "libcrypto.so.3 lacks EVP_" in result["error_message"]
+
+
+def test_a_background_refresh_is_held_to_the_trusted_keys(keys, xdg, https, certs):
+    """The detached `versiongate refresh` a stale check starts runs the same
+    fetch with the client's trusted_keys (docs/design.md, "The background
+    refresh"): a document signed by a stranger leaves the cache as it was;
+    one signed by the trusted key replaces it, and the next launch decides
+    from it."""
+    import json
+    import time
+    from remote_helpers import cache_file, fnv1a64_hex
+    work = xdg / "work"
+    work.mkdir()
+    url = https.url("sig-swr")
+    options = dict(trusted_keys=keys["old"].line, tls_ca_file=certs["ca_pem"], stale_while_revalidate_s=604800)
+    https.document("sig-swr", NEWER_DOC, signature=keys["old"].sign(NEWER_DOC.encode(), work))
+    assert check(url, VERSION, **options)["origin"] == "fresh_fetch"
+    cached = cache_file(xdg / "cache", url)
+    marker = cached.parent / ("refresh-" + fnv1a64_hex("document:" + url))
+
+    def aged_then_refreshed() -> dict:
+        entry = json.loads(cached.read_bytes())
+        entry["fetched_at"] = str(int(time.time()) - 7200)
+        cached.write_text(json.dumps(entry))
+        result = check(url, VERSION, **options)
+        assert (result["origin"], result["error"]) == ("stale_cache", OK), result
+        deadline = time.monotonic() + 20
+        while marker.exists():
+            assert time.monotonic() < deadline, "the refresher never finished"
+            time.sleep(0.05)
+        return entry
+
+    https.document("sig-swr", DOC, signature=keys["stranger"].sign(DOC.encode(), work))
+    before = aged_then_refreshed()
+    assert len(https.requests("sig-swr.minisig")) == 2, "the refresher fetched the signature"
+    assert json.loads(cached.read_bytes()) == before, "an untrusted document leaves the cache as it was"
+    https.document("sig-swr", DOC, signature=keys["old"].sign(DOC.encode(), work))
+    aged_then_refreshed()
+    result = check(url, VERSION, **options)
+    assert (result["status"], result["origin"]) == ("MANDATORY", "cache_hit"), result

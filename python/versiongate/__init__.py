@@ -231,6 +231,7 @@ vg_store_url = _declare(
     "vg_store_url", c_int, [POINTER(c_void_p), c_char_p, c_char_p], _errcheck_code)
 vg_client_store_url = _declare(
     "vg_client_store_url", c_int, [POINTER(c_void_p), _vg_client_p], _errcheck_code)
+vg_client_refresh = _declare("vg_client_refresh", c_int, [_vg_client_p, c_char_p])
 # Not raised: opening may fail for reasons the launcher reports itself.
 vg_open_url = _declare("vg_open_url", c_int, [c_char_p])
 
@@ -486,7 +487,8 @@ class Result(_Handle):
     locale = _text_field("locale", "The language of the texts.")
     min_required_effective_at = _text_field("min_required_effective_at", "When the minimum takes effect (RFC 3339).")
     note = _text_field("note", "Why a prompt is or is not shown now.")
-    origin = _text_field("origin", 'Where the config came from ("none" when none decided).')
+    origin = _text_field("origin", 'Where the config came from ("stale_cache": a cache past its TTL, '
+                                   'refreshed in the background; "none" when none decided).')
     source = _text_field("source", "The source the check used.")
     store_note = _text_field("store_note", "Why a store URL was refused or a fallback used.")
     store_web_fallback = _text_field("store_web_fallback", "An https page for when no handler opens store_url.")
@@ -623,6 +625,15 @@ class Client(_Handle):
         out = c_void_p(None)
         vg_client_store_url(ctypes.byref(out), self._h())
         return _take_string(out)
+
+    def refresh(self, version: Optional[StrOrBytes] = None) -> int:
+        """Bring the remote source's cache up to date unless it is fresh
+        (vg_client_refresh): 0 when it is current, else the fetch's error
+        code (the cache is left as it was). A check starts this by itself
+        in the background when its cache is stale within the
+        stale_while_revalidate_s window. ``version``: the one a check
+        would send (Firebase's appVersion), if known."""
+        return int(vg_client_refresh(self._h(), _encode(version)))
 
     def check(self, version: Optional[StrOrBytes] = None) -> Result:
         """May ``version`` run? Always a Result (fail-open errors included).

@@ -19,8 +19,8 @@
  *
  * Fork: in a fork() child of a process that loaded the library, the calls
  * on clients (vg_client_set, vg_client_check, vg_check, vg_client_store_url,
- * vg_client_set_log_callback, vg_client_skip_version, vg_store_url,
- * vg_open_url) return VG_EFORK at once, checks with a fail-open result,
+ * vg_client_refresh, vg_client_set_log_callback, vg_client_skip_version,
+ * vg_store_url, vg_open_url) return VG_EFORK at once, checks with a fail-open result,
  * without touching any lock or state inherited from the parent (another
  * thread may have held it); vg_client_last_error returns a static message.
  * The pure functions (vg_version_compare, vg_decide, vg_strerror,
@@ -177,7 +177,11 @@ void vg_client_free(vg_client *client);
  *   "cache_ttl_s": 0-2592000; default 3600.
  *       How long a fetched config answers without network (a server max-age wins).
  *   "max_stale_s": 0-2592000; default 86400.
- *       How old a cached config may be to answer when a fetch fails; 0 = never.
+ *       How old a cached config may be to answer when a fetch fails (a server stale-if-error wins, up to 24 h); 0 = never.
+ *   "stale_while_revalidate_s": 0-2592000; default 604800.
+ *       After cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first.
+ *   "background_refresh": process, thread or off; default process.
+ *       How that refresh runs: a detached versiongate refresh that outlives the host (a thread when the command is not beside the library), a thread of the host, or off (a check fetches first).
  *   "tls_ca_file": absolute path of a PEM file; default none.
  *       An extra trust anchor; verification is never turned off.
  *   "defaults": path or file:// URL; default none.
@@ -245,6 +249,19 @@ int vg_client_check(vg_result **out, vg_client *client,
  * use with default options, reused after). Same contract as
  * vg_client_check. Thread-safe. */
 int vg_check(vg_result **out, const char *source, const char *current_version);
+
+/* Brings the cache of the client's remote source up to date unless it is
+ * fresh: one fetch with the client's options under the same rules as a
+ * check's (login-burst lock, backoff, trusted_keys, no rollback), within a
+ * deadline of its own (30 s, not "timeout_ms"). `current_version` is the
+ * version a check would send (Firebase's appVersion), or NULL. What
+ * `versiongate refresh` runs; a check whose cache is stale within
+ * "stale_while_revalidate_s" starts one by itself, so a launcher never
+ * needs to call this.
+ * Returns VG_OK when the cache is current, else the error of the fetch
+ * (the cache is left as it was); VG_EINVAL for a NULL client or a local
+ * document. */
+int vg_client_refresh(vg_client *client, const char *current_version);
 
 /* ------------------------------------------------------------------ */
 /* Logging, per client (libgit2's git_trace_set, but two components in  */
@@ -393,6 +410,7 @@ const char *vg_result_rule(const vg_result *result);
  *   min_required_effective_at  text    when the minimum takes effect (RFC 3339), or null
  *   note                       text    why a prompt is or is not shown now, or null
  *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
+ *                                      "stale_cache" (a refresh runs behind it),
  *                                      "cache_after_error", "embedded_default" or "none"
  *   reason                     text    the decision for people, e.g. "1.0.40 is in blocked_versions_linux"
  *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null

@@ -6,6 +6,9 @@
 /// value restores the default.
 package struct ClientOptions: Sendable, Equatable {
     package enum SessionScope: String, Sendable, CaseIterable { case login, process }
+    /// How a stale cache is refreshed behind a check that answered from it
+    /// (docs/design.md, "The background refresh").
+    package enum BackgroundRefresh: String, Sendable, CaseIterable { case process, thread, off }
 
     package var source: SourceSpec?
     package var platform = "linux"
@@ -31,6 +34,10 @@ package struct ClientOptions: Sendable, Equatable {
     package var timeoutMs = 3000
     package var cacheTTLSeconds: Int64 = 3600
     package var maxStaleSeconds: Int64 = 86_400
+    /// After the TTL, how long a cached config still answers at once while
+    /// a refresh runs in the background; 0 = a check fetches first.
+    package var staleWhileRevalidateSeconds: Int64 = 604_800
+    package var backgroundRefresh = BackgroundRefresh.process
     package var tlsCAFile: String?
     /// Local gate document used when no remote config can be had.
     package var defaultsPath: String?
@@ -48,7 +55,17 @@ package struct ClientOptions: Sendable, Equatable {
     /// Checked when used: the host list may be set after it.
     package var fallbackURL: String?
 
+    /// Every option set to a value, as given (the last value per key): what
+    /// a background refresher is started with, so it fetches exactly as
+    /// this client would.
+    package private(set) var assignments: [String: String] = [:]
+
     package init() {}
+
+    /// `assignments` in the option table's order, as `key=value` strings.
+    package var assignmentList: [String] {
+        Self.table.compactMap { option in assignments[option.key].map { option.key + "=" + $0 } }
+    }
 
     package static let maxValueBytes = 4096
 
@@ -60,6 +77,7 @@ package struct ClientOptions: Sendable, Equatable {
             throw .invalidArgument("unknown option \(OneLine.quoted(key, max: 64))")
         }
         try option.apply(&self, value)
+        assignments[key] = value
     }
 }
 
@@ -154,9 +172,21 @@ extension ClientOptions {
             o.cacheTTLSeconds = try v.map { v throws(GateFailure) in try number("cache_ttl_s", v, 0...maxSeconds) } ?? 3600
         },
         OptionSpec(key: "max_stale_s", accepts: "0-2592000", defaultText: "86400",
-                   summary: "how old a cached config may be to answer when a fetch fails; 0 = never") {
+                   summary: "how old a cached config may be to answer when a fetch fails (a server stale-if-error wins, up to 24 h); 0 = never") {
             o, v throws(GateFailure) in
             o.maxStaleSeconds = try v.map { v throws(GateFailure) in try number("max_stale_s", v, 0...maxSeconds) } ?? 86_400
+        },
+        OptionSpec(key: "stale_while_revalidate_s", accepts: "0-2592000", defaultText: "604800",
+                   summary: "after cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first") {
+            o, v throws(GateFailure) in
+            o.staleWhileRevalidateSeconds = try v.map { v throws(GateFailure) in
+                try number("stale_while_revalidate_s", v, 0...maxSeconds)
+            } ?? 604_800
+        },
+        OptionSpec(key: "background_refresh", accepts: "process, thread or off", defaultText: "process",
+                   summary: "how that refresh runs: a detached versiongate refresh that outlives the host (a thread when the command is not beside the library), a thread of the host, or off (a check fetches first)") {
+            o, v throws(GateFailure) in
+            o.backgroundRefresh = try v.map { v throws(GateFailure) in try choice("background_refresh", v) } ?? .process
         },
         OptionSpec(key: "tls_ca_file", accepts: "absolute path of a PEM file", defaultText: "-",
                    summary: "an extra trust anchor; verification is never turned off") { o, v throws(GateFailure) in

@@ -55,6 +55,9 @@ package final class LoadedConfig: Sendable {
         case cacheHit = "cache_hit"
         case cacheAfterError = "cache_after_error"
         case embeddedDefault = "embedded_default"
+        /// Older than its TTL, within the stale-while-revalidate window: a
+        /// refresh was started behind the check.
+        case staleCache = "stale_cache"
     }
     package let snapshot: GateSnapshot
     package let origin: Origin

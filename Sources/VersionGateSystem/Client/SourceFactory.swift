@@ -37,6 +37,9 @@ package enum SourceFactory {
         settings.limits.caFile = options.tlsCAFile
         settings.defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform, trust: trust) }
         settings.trust = trust
+        settings.staleWhileRevalidateSeconds = options.staleWhileRevalidateSeconds
+        settings.backgroundRefresh = options.backgroundRefresh
+        settings.assignments = options.assignmentList
         return RemoteSource(fetcher: fetcher, platform: options.platform, settings: settings)
     }
 }

@@ -14,6 +14,9 @@ package struct CachedConfig: Sendable, Equatable {
     package var etag: String?
     /// Server freshness (Cache-Control max-age), already capped.
     package var maxAgeSeconds: Int?
+    /// Server stale-while-revalidate and stale-if-error (RFC 5861), capped.
+    package var staleWhileRevalidateSeconds: Int? = nil
+    package var staleIfErrorSeconds: Int? = nil
     /// No thresholds: the remote said EMPTY_CONFIG / NO_TEMPLATE.
     package var empty: Bool
     package var config: GateConfig
@@ -31,6 +34,8 @@ package struct CachedConfig: Sendable, Equatable {
         ]
         if let etag { object["etag"] = .string(etag) }
         if let maxAgeSeconds { object["max_age_s"] = .string(String(maxAgeSeconds)) }
+        if let staleWhileRevalidateSeconds { object["swr_s"] = .string(String(staleWhileRevalidateSeconds)) }
+        if let staleIfErrorSeconds { object["sie_s"] = .string(String(staleIfErrorSeconds)) }
         if let version = config.templateVersion { object["template_version"] = .string(String(version)) }
         if let signature = config.signature {
             object["signed_by"] = .string(MinisignPublicKey.keyIDText(signature.keyID))
@@ -74,14 +79,20 @@ package struct CachedConfig: Sendable, Equatable {
         case .string(let text)?: etag = text
         default: return nil
         }
-        var maxAge: Int?
-        switch value["max_age_s"] {
-        case nil: break
-        case .string(let text)?:
-            guard let age = Int64(decimal: text), age <= 86_400 else { return nil }
-            maxAge = Int(age)
-        default: return nil
+        /// A lifetime field: absent, or seconds up to the 24 h cap; false = malformed.
+        func seconds(_ field: String, _ into: inout Int?) -> Bool {
+            switch value[field] {
+            case nil: return true
+            case .string(let text)?:
+                guard let seconds = Int64(decimal: text), (0...86_400).contains(seconds) else { return false }
+                into = Int(seconds)
+                return true
+            default: return false
+            }
         }
+        var maxAge: Int?, staleWhileRevalidate: Int?, staleIfError: Int?
+        guard seconds("max_age_s", &maxAge), seconds("swr_s", &staleWhileRevalidate),
+              seconds("sie_s", &staleIfError) else { return nil }
         switch (value["signed_by"], value["signed_at"]) {
         case (nil, nil): break
         case (.string(let keyID)?, let at):
@@ -98,6 +109,7 @@ package struct CachedConfig: Sendable, Equatable {
             boot = BootInstant(bootID: id, seconds: bootSeconds)
         }
         return CachedConfig(key: key, fetchedAt: fetchedAt, fetchedAtBoot: boot, etag: etag, maxAgeSeconds: maxAge,
+                            staleWhileRevalidateSeconds: staleWhileRevalidate, staleIfErrorSeconds: staleIfError,
                             empty: empty, config: config)
     }
 

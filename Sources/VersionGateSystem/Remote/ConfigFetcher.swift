@@ -45,10 +45,11 @@ package struct FetchContext: Sendable {
 }
 
 package enum FetchOutcome: Sendable {
-    /// New values (templateVersion, if any, is in the config).
-    case updated(GateConfig, etag: String?, maxAgeSeconds: Int?, note: String?)
+    /// New values (templateVersion, if any, is in the config); `lifetime`
+    /// is what the server's Cache-Control said, if anything.
+    case updated(GateConfig, etag: String?, lifetime: CacheLifetime?, note: String?)
     /// What the cache holds is still current.
-    case notModified(maxAgeSeconds: Int?, note: String?)
+    case notModified(lifetime: CacheLifetime?, note: String?)
     /// The remote has no config (Firebase EMPTY_CONFIG / NO_TEMPLATE): no thresholds.
     case empty(templateVersion: Int64?, note: String?)
 }

@@ -20,10 +20,10 @@ package struct DocumentFetcher: ConfigFetcher {
         } catch {
             throw FetchFailure(error.failure)
         }
-        let maxAge = CachingHeaders.maxAgeSeconds(response.header("cache-control"))
+        let lifetime = CachingHeaders.lifetime(response.header("cache-control"))
         switch response.status {
         case 304:
-            return .notModified(maxAgeSeconds: maxAge, note: nil)
+            return .notModified(lifetime: lifetime, note: nil)
         case 200:
             let signature = try trust.map { trust throws(FetchFailure) in
                 try verify(response.body, trust, context)
@@ -31,7 +31,7 @@ package struct DocumentFetcher: ConfigFetcher {
             do {
                 var config = try GateDocument.parse(response.body)
                 config.signature = signature
-                return .updated(config, etag: CachingHeaders.etag(response.header("etag")), maxAgeSeconds: maxAge, note: nil)
+                return .updated(config, etag: CachingHeaders.etag(response.header("etag")), lifetime: lifetime, note: nil)
             } catch {
                 throw FetchFailure(.config("\(OneLine.quoted(url)) \(error.message)"))
             }

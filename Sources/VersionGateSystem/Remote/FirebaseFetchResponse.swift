@@ -10,7 +10,7 @@ package enum FirebaseFetchResponse {
             return try parse(response, source: source, note: note)
         case 304:
             // Not what the backend sends (it answers 200 NO_CHANGE), but JS accepts it.
-            return .notModified(maxAgeSeconds: nil, note: note)
+            return .notModified(lifetime: nil, note: note)
         default:
             throw FetchFailure(httpFailure("\(source): HTTP \(response.status)\(GoogleErrorBody.detail(response.body))"),
                                throttled: CachingHeaders.isThrottling(response.status),
@@ -37,9 +37,9 @@ package enum FirebaseFetchResponse {
         case nil, .null?, .string("UPDATE")?:
             // No state: the legacy (V2) server; Android reads it as an update.
             return .updated(try config(members["entries"], templateVersion, source: source),
-                            etag: CachingHeaders.etag(response.header("etag")), maxAgeSeconds: nil, note: note)
+                            etag: CachingHeaders.etag(response.header("etag")), lifetime: nil, note: note)
         case .string("NO_CHANGE")?:
-            return .notModified(maxAgeSeconds: nil, note: note)
+            return .notModified(lifetime: nil, note: note)
         case .string("EMPTY_CONFIG")?, .string("NO_TEMPLATE")?:
             return .empty(templateVersion: templateVersion, note: note)
         case .string("INSTANCE_STATE_UNSPECIFIED")?:

@@ -2,9 +2,12 @@ import VersionGateCore
 import Synchronization
 
 /// A remote config behind the cache (docs/design.md, "Sources and the cache"). Per check: a fresh cached
-/// config answers without network; otherwise one fetch (single flight per
-/// process; none while backing off); when that fails, the cache if younger
-/// than `maxStale`, else the embedded default, else no config (UP_TO_DATE).
+/// config answers without network; a stale one within the
+/// stale-while-revalidate window answers at once and one refresh starts in
+/// the background (docs/design.md, "The background refresh"); otherwise one
+/// fetch (single flight per process; none while backing off); when that
+/// fails, the cache if younger than `maxStale` (or the server's
+/// stale-if-error), else the embedded default, else no config (UP_TO_DATE).
 package final class RemoteSource: ConfigSource {
     package struct Settings: Sendable {
         package var cacheTTLSeconds: Int64 = 3600
@@ -17,6 +20,14 @@ package final class RemoteSource: ConfigSource {
         /// Set with `trusted_keys`: a cached config counts only if a key
         /// trusted now signed it (the fetcher verifies new ones).
         package var trust: DocumentTrust?
+        /// After the TTL, how long a stale cache answers at once while a
+        /// refresh runs behind it; 0 = fetch first (as before the window).
+        package var staleWhileRevalidateSeconds: Int64 = 0
+        package var backgroundRefresh = ClientOptions.BackgroundRefresh.process
+        /// What starts that refresh (a detached `versiongate refresh`, or a thread).
+        package var refresher: any BackgroundRefresher = LiveRefresher()
+        /// The client's options as `key=value`, for the refresher's command line.
+        package var assignments: [String] = []
     }
 
     package let fetcher: any ConfigFetcher
@@ -54,9 +65,22 @@ package final class RemoteSource: ConfigSource {
         var request = request
         request.boot = request.bootClock()   // once per load; local documents never pay for it
         let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
-        if let hit = cached(cacheDirectory), isFresh(hit.entry, at: request) {
-            request.log?.add(.debug, "\(name): cached config is fresh (\(age(of: hit.entry, at: request) ?? 0) s old)")
-            return .success(loaded(hit, .cacheHit, at: request))
+        if let hit = cached(cacheDirectory) {
+            switch use(of: hit.entry, at: request) {
+            case .fresh:
+                request.log?.add(.debug, "\(name): cached config is fresh (\(age(of: hit.entry, at: request) ?? 0) s old)")
+                return .success(loaded(hit, .cacheHit, at: request))
+            case .staleWhileRevalidate:
+                request.log?.add(.debug, "\(name): cached config is stale (\(age(of: hit.entry, at: request) ?? 0) s old); "
+                                 + "deciding from it while it is refreshed")
+                // No refresh could run (an unwritable cache, no process or
+                // thread): then a fetch first, as without the window.
+                let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
+                guard startRefresh(request, cacheDirectory, stateDirectory) else { break }
+                return .success(loaded(hit, .staleCache, at: request))
+            case .fetch:
+                break
+            }
         }
         let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
@@ -110,6 +134,90 @@ package final class RemoteSource: ConfigSource {
     }
 
     private static func lockName(_ key: String) -> String { "lock-\(fnv1a64Hex(key))" }
+    /// The "refresh pending" marker: one background refresher per burst.
+    package static func markerName(_ key: String) -> String { "refresh-\(fnv1a64Hex(key))" }
+
+    // MARK: The background refresh (docs/design.md, "The background refresh")
+
+    /// Starts one refresh behind a check that answered from a stale cache,
+    /// unless one is pending (the marker), the server asked us to back off,
+    /// or this is a fork() child.
+    /// false when none is running or could be started (the check then
+    /// fetches first); true also when one is pending or the server asked us
+    /// to back off (then the stale cache answers without a request).
+    private func startRefresh(_ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
+                              _ stateDirectory: PrivateDirectory?) -> Bool {
+        guard ForkGuard.refusal == nil else { return false }
+        if let backoff = stateDirectory?.read(Self.backoffName(fetcher.cacheKey), maxBytes: 4096).flatMap(Backoff.decode),
+           let wait = backoff.remainingSeconds(at: request.now) {
+            request.log?.add(.info, "\(name): no refresh started: backing off after throttling for \(wait) s more")
+            return true
+        }
+        let marker = cacheDirectory?.filePath(Self.markerName(fetcher.cacheKey))
+        if let marker {
+            switch claim(marker, request) {
+            case .created: break
+            case .alreadyThere:
+                request.log?.add(.debug, "\(name): a refresh is already under way (\(marker))")
+                return true
+            case .failed(let why):
+                request.log?.add(.info, "\(name): no refresh can be started (\(why)); fetching first")
+                return false
+            }
+        }
+        var refreshing = request
+        refreshing.deadline = Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds)
+        refreshing.log = nil
+        let background = refreshing
+        let started = settings.refresher.start(settings.backgroundRefresh, assignments: settings.assignments,
+                                               version: request.appVersion) {
+            _ = self.revalidate(background)
+        }
+        guard let started else {
+            if let marker { request.files.remove(marker) }
+            request.log?.add(.warning, "\(name): no background refresh could be started (no process, no thread); "
+                             + "fetching first")
+            return false
+        }
+        request.log?.add(.info, "\(name): started a background refresh: \(started)")
+        return true
+    }
+
+    /// The marker, made with O_EXCL; one older than a refresher's deadline
+    /// (or from the future) was left by one that died and is replaced once.
+    private func claim(_ marker: String, _ request: LoadRequest) -> ExclusiveCreation {
+        let first = request.files.createExclusively(marker)
+        guard first == .alreadyThere, let identity = request.files.identity(of: marker) else { return first }
+        let age = request.now &- identity.modifiedSeconds
+        guard age > RefreshLimits.markerLifetimeSeconds || age < -5 else { return first }
+        request.files.remove(marker)
+        return request.files.createExclusively(marker)
+    }
+
+    /// Brings the cache up to date unless it is fresh: the same single
+    /// flight, login-burst lock (freshness checked again under it), backoff,
+    /// signature and rollback rules as a check's fetch. What a background
+    /// refresher runs; removes the "refresh pending" marker when done.
+    package func revalidate(_ request: LoadRequest) -> Result<LoadedConfig.Origin, GateFailure> {
+        var request = request
+        request.boot = request.bootClock()
+        let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
+        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
+        defer { cacheDirectory?.remove(Self.markerName(fetcher.cacheKey)) }
+        switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
+        case .led(.success(let fetched)):
+            _ = remember(fetched)
+            request.log?.add(.info, "\(name): refreshed (\(fetched.origin.rawValue))")
+            return .success(fetched.origin)
+        case .waited(.success(let fetched)):
+            return .success(fetched.origin)
+        case .led(.failure(let failure)), .waited(.failure(let failure)):
+            request.log?.add(.info, "\(name): refresh failed; the cache stays as it was: \(failure.message)")
+            return .failure(failure)
+        case .timedOut:
+            return .failure(GateFailure(.timeout, "\(name): the deadline passed while another check was fetching it"))
+        }
+    }
     private static func backoffName(_ key: String) -> String { "backoff-\(fnv1a64Hex(key)).json" }
 
     private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
@@ -148,25 +256,29 @@ package final class RemoteSource: ConfigSource {
         let entry: CachedConfig
         let note: String?
         switch outcome {
-        case .updated(let config, let etag, let maxAge, let why):
+        case .updated(let config, let etag, let lifetime, let why):
             request.log?.add(.info, "\(name): fetched a new config"
                              + (config.templateVersion.map { " (template version \($0))" } ?? ""))
-            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: etag, maxAgeSeconds: maxAge,
-                                 empty: false, config: config)
+            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: etag,
+                                 maxAgeSeconds: lifetime?.maxAgeSeconds,
+                                 staleWhileRevalidateSeconds: lifetime?.staleWhileRevalidateSeconds,
+                                 staleIfErrorSeconds: lifetime?.staleIfErrorSeconds, empty: false, config: config)
             note = why
         case .empty(let templateVersion, let why):
             request.log?.add(.info, "\(name): fetched: the remote has no config (no thresholds)")
             entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: nil, maxAgeSeconds: nil,
                                  empty: true, config: GateConfig(templateVersion: templateVersion))
             note = why
-        case .notModified(let maxAge, let why):
+        case .notModified(let lifetime, let why):
             request.log?.add(.info, "\(name): fetched: not modified")
             guard var kept = cached?.entry else {
                 return .failure(.config("\(name): the server says nothing changed, but nothing is cached"))
             }
             kept.fetchedAt = request.now
             kept.fetchedAtBoot = request.boot
-            kept.maxAgeSeconds = maxAge ?? kept.maxAgeSeconds
+            kept.maxAgeSeconds = lifetime?.maxAgeSeconds ?? kept.maxAgeSeconds
+            kept.staleWhileRevalidateSeconds = lifetime?.staleWhileRevalidateSeconds ?? kept.staleWhileRevalidateSeconds
+            kept.staleIfErrorSeconds = lifetime?.staleIfErrorSeconds ?? kept.staleIfErrorSeconds
             entry = kept
             note = why
         }
@@ -193,8 +305,10 @@ package final class RemoteSource: ConfigSource {
     /// the embedded default, else no config at all.
     private func fallback(_ cached: Memo?, _ failure: GateFailure, _ request: LoadRequest)
         -> Result<LoadedConfig, GateFailure> {
-        if let cached, CacheFreshness.isFallback(age: age(of: cached.entry, at: request),
-                                                 maxStaleSeconds: settings.maxStaleSeconds) {
+        if let cached, CacheFreshness.isFallback(
+            age: age(of: cached.entry, at: request),
+            maxStaleSeconds: CacheFreshness.fallbackLimit(maxStaleSeconds: settings.maxStaleSeconds,
+                                                          staleIfErrorSeconds: cached.entry.staleIfErrorSeconds)) {
             return .success(loaded(cached, .cacheAfterError, at: request, fetchFailure: failure))
         }
         guard let defaults = settings.defaults else { return .failure(failure) }
@@ -223,6 +337,17 @@ package final class RemoteSource: ConfigSource {
     private func isFresh(_ entry: CachedConfig, at request: LoadRequest) -> Bool {
         CacheFreshness.isFresh(age: age(of: entry, at: request), maxAgeSeconds: entry.maxAgeSeconds,
                                ttlSeconds: settings.cacheTTLSeconds)
+    }
+
+    /// Fresh, stale within the window (when a refresh can run behind the
+    /// check), or due for a fetch first. `max_stale_s` 0 ("never decide
+    /// from a stale cache") closes the window too.
+    private func use(of entry: CachedConfig, at request: LoadRequest) -> CacheFreshness.Use {
+        let off = settings.backgroundRefresh == .off || settings.maxStaleSeconds == 0
+        let window = off ? 0 : settings.staleWhileRevalidateSeconds
+        return CacheFreshness.use(age: age(of: entry, at: request), maxAgeSeconds: entry.maxAgeSeconds,
+                                  ttlSeconds: settings.cacheTTLSeconds,
+                                  staleWhileRevalidateSeconds: entry.staleWhileRevalidateSeconds, windowSeconds: window)
     }
 
     private func age(of entry: CachedConfig, at request: LoadRequest) -> Int64? {

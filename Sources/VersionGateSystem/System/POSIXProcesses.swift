@@ -19,11 +19,17 @@ package struct POSIXProcesses: ProcessLauncher {
     package init() {}
 
     package func run(_ program: String, _ argument: String, until deadline: Deadline) -> ProcessOutcome {
-        let pid: pid_t
-        switch Self.spawn(program, argument) {
-        case .failure(let error): return .cannotStart(errno: error.code)
-        case .success(let child): pid = child
+        guard let executable = Self.resolve(program, path: getenv("PATH").flatMap { String(validatingCString: $0) }) else {
+            return .cannotStart(errno: ENOENT)
         }
+        switch Self.spawn(executable: executable, [program, argument]) {
+        case .failure(let error): return .cannotStart(errno: error.code)
+        case .success(let pid): return Self.wait(pid, until: deadline)
+        }
+    }
+
+    /// Waits for `pid` until the deadline, then leaves it to a reaper thread.
+    package static func wait(_ pid: pid_t, until deadline: Deadline) -> ProcessOutcome {
         var pause: UInt32 = 1_000
         while true {
             var status: Int32 = 0
@@ -40,7 +46,7 @@ package struct POSIXProcesses: ProcessLauncher {
             }
             let left = deadline.remainingMilliseconds
             if left == 0 {
-                Self.reapInBackground(pid)
+                reapInBackground(pid)
                 return .stillRunning
             }
             usleep(min(pause, UInt32(min(left, 1_000)) * 1_000))
@@ -67,10 +73,10 @@ package struct POSIXProcesses: ProcessLauncher {
         return nil
     }
 
-    private static func spawn(_ program: String, _ argument: String) -> Result<pid_t, SpawnError> {
-        guard let executable = resolve(program, path: getenv("PATH").flatMap { String(validatingCString: $0) }) else {
-            return .failure(SpawnError(code: ENOENT))
-        }
+    /// Starts `executable` with `arguments` as its argv (the first is its
+    /// name), as the type's comment says: new session, /dev/null stdio, no
+    /// other descriptor of ours, default signals, empty mask.
+    package static func spawn(executable: String, _ arguments: [String]) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         guard posix_spawn_file_actions_init(&actions) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
@@ -95,15 +101,15 @@ package struct POSIXProcesses: ProcessLauncher {
             return .failure(SpawnError(code: EINVAL))
         }
 
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), strdup(argument), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        guard argv[0] != nil, argv[1] != nil else { return .failure(SpawnError(code: ENOMEM)) }
+        guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(SpawnError(code: ENOMEM)) }
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, vg_system_environ())
         return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
     }
 
-    package struct SpawnError: Error { let code: Int32 }
+    package struct SpawnError: Error { package let code: Int32 }
 
     /// POSIX_SPAWN_SETSID (glibc ≥ 2.26; the header hides it from Swift):
     /// the child leaves our session and process group, so the terminal's
