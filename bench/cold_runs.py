@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Cold-start figures, each the median of N runs, interleaved so machine
-noise hits them alike: exec → dlopen → one local check → exit, next to a C
+noise hits them alike (in a new order each round): exec → dlopen → one local check → exit, next to a C
 program that only reads and compares (the baseline), and next to the same
 check with libcurl preloaded (what linking it would cost). Beside each time,
 the child's page faults (minor + major, from wait4's rusage: the same count
@@ -10,7 +10,7 @@ build), it runs in the same interleaved loop, so before and after meet the
 same machine noise. With VG_BENCH_FIGURES=FILE the figures of the first
 library are appended to FILE ("name value" lines) for scripts/bench.
 Usage: cold_runs.py N COLD_CHECK BASELINE LIBRARY DOCUMENT [OTHER_LIBRARY]"""
-import os, statistics, subprocess, sys, time
+import os, random, statistics, subprocess, sys, time
 
 RSS_CHECKS = 100_000
 
@@ -44,8 +44,13 @@ def main():
         variants.append(("other library: dlopen + vg_check", [cold, other, document], {}))
     times = {name: [] for name, _, _ in variants}
     faults = {name: [] for name, _, _ in variants}
+    order = list(variants)
+    shuffle = random.Random(0)   # seeded: the same order every run of the benchmark
     for _ in range(runs):
-        for name, command, extra in variants:
+        # A new order each round: no variant always follows the slow one
+        # (libcurl preloaded) and inherits its cache misses.
+        shuffle.shuffle(order)
+        for name, command, extra in order:
             elapsed, count = run(command, dict(os.environ, **extra))
             times[name].append(elapsed)
             faults[name].append(count)
