@@ -87,6 +87,7 @@ int vgcli_exec(const vgcli_args *args) {
         .mandatory = status == VG_STATUS_MANDATORY,
         .title = vg_result_title(result),
         .message = vg_result_message(result),
+        .notes = vg_result_release_notes(result),
         .url = vg_result_store_url(result),
         .update_label = vg_result_action_label(result),
         .later_label = vg_result_dismiss_label(result),

@@ -3,6 +3,18 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* "label" on its own line, then each line of `text` indented by two spaces. */
+static void print_block(const char *label, const char *text) {
+    printf("%s\n", label);
+    for (;;) {
+        size_t n = strcspn(text, "\n");
+        printf("  %.*s\n", (int)n, text);
+        if (text[n] == '\0') return;
+        text += n + 1;
+    }
+}
 
 int vgcli_check(const vgcli_args *args) {
     char error[600];
@@ -18,6 +30,7 @@ int vgcli_check(const vgcli_args *args) {
         printf("status: %s\n", vg_result_get(result, "status"));
         if (vg_result_title(result)) printf("title: %s\n", vg_result_title(result));
         if (vg_result_message(result)) printf("message: %s\n", vg_result_message(result));
+        if (vg_result_release_notes(result)) print_block("release notes:", vg_result_release_notes(result));
         if (vg_result_store_url(result)) printf("url: %s\n", vg_result_store_url(result));
     }
     vg_result_free(result);

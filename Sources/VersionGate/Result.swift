@@ -22,6 +22,9 @@ public func vg_result_title(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { resu
 @_cdecl("vg_result_message")
 public func vg_result_message(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { result(r)?.message?.cString }
 
+@_cdecl("vg_result_release_notes")
+public func vg_result_release_notes(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { result(r)?.releaseNotes?.cString }
+
 @_cdecl("vg_result_action_label")
 public func vg_result_action_label(_ r: OpaquePointer?) -> UnsafePointer<CChar>? { result(r)?.actionLabel?.cString }
 

@@ -50,6 +50,7 @@ enum ResultFields {
         ResultField(key: "note") { .text($0.note) },
         ResultField(key: "origin") { .text(LoadedConfig.Origin.name($0.origin)) },
         ResultField(key: "reason") { .text($0.reason.string) },
+        ResultField(key: "release_notes") { .text($0.releaseNotes?.string) },
         ResultField(key: "rollout_bucket") { .number($0.decision.rolloutBucket.map(Int64.init)) },
         ResultField(key: "rollout_percent") { .number($0.rolloutPercent.map(Int64.init)) },
         ResultField(key: "rule") { .text($0.rule.nameText) },

@@ -108,6 +108,7 @@ static void check_fail_open(const vg_result *r, int rc, int want)
     CHECK_EQ(vg_result_should_prompt(r), 0);
     CHECK(vg_result_title(r) == NULL);
     CHECK(vg_result_message(r) == NULL);
+    CHECK(vg_result_release_notes(r) == NULL);
     CHECK(vg_result_action_label(r) == NULL);
     CHECK(vg_result_dismiss_label(r) == NULL);
     CHECK(vg_result_error_message(r) != NULL);
@@ -360,6 +361,7 @@ static void test_result_nulls(void)
     CHECK_EQ(vg_result_should_prompt(NULL), 0);
     CHECK(vg_result_title(NULL) == NULL);
     CHECK(vg_result_message(NULL) == NULL);
+    CHECK(vg_result_release_notes(NULL) == NULL);
     CHECK(vg_result_action_label(NULL) == NULL);
     CHECK(vg_result_dismiss_label(NULL) == NULL);
     CHECK(vg_result_store_url(NULL) == NULL);

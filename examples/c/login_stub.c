@@ -125,6 +125,10 @@ static void show_prompt(const vg_result *r, const char *buttons) {
     box_row("", 0);
     box_text(vg_result_message(r));
     box_row("", 0);
+    if (vg_result_release_notes(r)) { /* what is new (OPTIONAL only) */
+        box_text(vg_result_release_notes(r));
+        box_row("", 0);
+    }
     box_text(buttons);
     box_rule();
 }

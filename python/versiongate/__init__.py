@@ -252,6 +252,7 @@ vg_result_should_prompt = _declare(
     "vg_result_should_prompt", c_int, [_vg_result_p])
 vg_result_title = _declare("vg_result_title", c_char_p, [_vg_result_p])
 vg_result_message = _declare("vg_result_message", c_char_p, [_vg_result_p])
+vg_result_release_notes = _declare("vg_result_release_notes", c_char_p, [_vg_result_p])
 vg_result_action_label = _declare(
     "vg_result_action_label", c_char_p, [_vg_result_p])
 vg_result_dismiss_label = _declare(
@@ -430,6 +431,11 @@ class Result(_Handle):
     @property
     def message(self) -> Optional[str]:
         return _decode(vg_result_message(self._h()))
+
+    @property
+    def release_notes(self) -> Optional[str]:
+        """What is new in the latest version (OPTIONAL only), line breaks kept."""
+        return _decode(vg_result_release_notes(self._h()))
 
     @property
     def action_label(self) -> Optional[str]:

@@ -356,6 +356,12 @@ int vg_result_should_prompt(const vg_result *result);
 const char *vg_result_title(const vg_result *result);
 const char *vg_result_message(const vg_result *result);
 
+/* What is new in the latest version: the config's sanitized `release_notes`
+ * (or `release_notes_<lang>` for the user's language), plain text with line
+ * breaks, at most 4096 bytes and 40 lines. OPTIONAL only; NULL otherwise and
+ * when the config has none. Show it under the message. */
+const char *vg_result_release_notes(const vg_result *result);
+
 /* Button labels: the update action (MANDATORY, OPTIONAL), the dismiss
  * action and "Skip this version" (OPTIONAL only: see
  * vg_client_skip_version); NULL where the prompt has no such button. */
@@ -413,6 +419,7 @@ const char *vg_result_rule(const vg_result *result);
  *                                      "stale_cache" (a refresh runs behind it),
  *                                      "cache_after_error", "embedded_default" or "none"
  *   reason                     text    the decision for people, e.g. "1.0.40 is in blocked_versions_linux"
+ *   release_notes              text    vg_result_release_notes
  *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null
  *   rollout_percent            number  the staged rollout's percent when it decided, or null
  *   rule                       text    vg_result_rule

@@ -29,6 +29,8 @@ package struct GateConfig: Sendable, Equatable {
     package static func minRequiredKey(platform: String) -> String { "min_required_version_\(platform)" }
     package static func latestKey(platform: String) -> String { "latest_version_\(platform)" }
     package static let updateMessageKey = "update_message"
+    /// What is new in the latest version, shown in the OPTIONAL prompt.
+    package static let releaseNotesKey = "release_notes"
     package static func updateURLKey(platform: String) -> String { "update_url_\(platform)" }
     /// Exact versions that are MANDATORY whatever the minimum says (a kill switch).
     package static func blockedVersionsKey(platform: String) -> String { "blocked_versions_\(platform)" }

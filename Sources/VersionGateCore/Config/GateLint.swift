@@ -30,20 +30,29 @@ package enum GateLint {
                 problems.append("\(urlKey) \(OneLine.quoted(url)) is refused by the default URL policy: \(why)")
             }
         }
-        // update_message and each update_message_<lang>.
-        for key in config.values.keys.sorted()
-            where key == GateConfig.updateMessageKey || key.hasPrefix(GateConfig.updateMessageKey + "_") {
-            problems += messageProblems(key, config.values[key] ?? "")
+        // update_message and each update_message_<lang>; release_notes and each release_notes_<lang>.
+        for key in config.values.keys.sorted() {
+            if key == GateConfig.updateMessageKey || key.hasPrefix(GateConfig.updateMessageKey + "_") {
+                problems += messageProblems(key, config.values[key] ?? "")
+            } else if key == GateConfig.releaseNotesKey || key.hasPrefix(GateConfig.releaseNotesKey + "_") {
+                problems += messageProblems(key, config.values[key] ?? "", maxBytes: MessageSanitizer.releaseNotesMaxBytes,
+                                            maxLines: MessageSanitizer.releaseNotesMaxLines)
+            }
         }
         problems += misspelledKeys(Set(config.values.keys).union(config.nonStringKeys), platforms: platforms)
         return problems
     }
 
-    private static func messageProblems(_ key: String, _ message: String) -> [String] {
+    private static func messageProblems(_ key: String, _ message: String, maxBytes: Int = MessageSanitizer.maxBytes,
+                                        maxLines: Int? = nil) -> [String] {
         var problems: [String] = []
         let bytes = message.utf8.count
-        if bytes > MessageSanitizer.maxBytes {
-            problems.append("\(key) is \(bytes) bytes; only the first \(MessageSanitizer.maxBytes) are shown")
+        if bytes > maxBytes {
+            problems.append("\(key) is \(bytes) bytes; only the first \(maxBytes) are shown")
+        }
+        let lines = message.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count
+        if let maxLines, lines > maxLines {
+            problems.append("\(key) has \(lines) lines; only the first \(maxLines) are shown")
         }
         let controls = message.unicodeScalars.filter(MessageSanitizer.removes)
         if !controls.isEmpty {
@@ -58,14 +67,15 @@ package enum GateLint {
     /// (an app's own Remote Config parameters, another platform's keys) and
     /// per-language messages (`update_message_<lang>`) are left alone.
     private static func misspelledKeys(_ keys: Set<String>, platforms: [String]) -> [String] {
-        let known = [GateConfig.updateMessageKey] + platforms.flatMap { platform in
+        let known = [GateConfig.updateMessageKey, GateConfig.releaseNotesKey] + platforms.flatMap { platform in
             [GateConfig.minRequiredKey(platform: platform), GateConfig.latestKey(platform: platform),
              GateConfig.updateURLKey(platform: platform), GateConfig.blockedVersionsKey(platform: platform),
              GateConfig.minEffectiveAtKey(platform: platform), GateConfig.rolloutPercentKey(platform: platform),
              GateConfig.minRequiresKey(platform: platform), GateConfig.latestRequiresKey(platform: platform)]
         }
         return keys.sorted().compactMap { key in
-            guard !known.contains(key), !key.hasPrefix(GateConfig.updateMessageKey + "_"), key.utf8.count <= 80 else {
+            guard !known.contains(key), !key.hasPrefix(GateConfig.updateMessageKey + "_"),
+                  !key.hasPrefix(GateConfig.releaseNotesKey + "_"), key.utf8.count <= 80 else {
                 return nil
             }
             let near = known.map { (candidate: $0, distance: editDistance(Array(key.utf8), Array($0.utf8))) }

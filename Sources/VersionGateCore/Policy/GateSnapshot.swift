@@ -23,12 +23,23 @@ package final class GateSnapshot: Sendable {
     /// (LocaleChoice.Choice.chain): the first update_message_<name> along
     /// it, else update_message; nil = the built-in text.
     package func updateMessage(chain: [String]) -> CText? {
-        if !localizedMessages.isEmpty {
-            for name in chain {
-                if let message = localizedMessages[name] { return message }
-            }
+        Self.first(along: chain, in: localizedMessages) ?? updateMessage
+    }
+    /// release_notes and release_notes_<lang>, sanitized with their line
+    /// breaks (MessageSanitizer.releaseNotes), chosen like the message.
+    package let releaseNotes: CText?
+    private let localizedReleaseNotes: [String: CText]
+
+    package func releaseNotes(chain: [String]) -> CText? {
+        Self.first(along: chain, in: localizedReleaseNotes) ?? releaseNotes
+    }
+
+    private static func first(along chain: [String], in texts: [String: CText]) -> CText? {
+        guard !texts.isEmpty else { return nil }
+        for name in chain {
+            if let text = texts[name] { return text }
         }
-        return updateMessage
+        return nil
     }
     /// The config's update_url_<platform> as written; the store resolver
     /// decides with the client's URL policy whether it may be used.
@@ -80,7 +91,11 @@ package final class GateSnapshot: Sendable {
 
         updateMessage = config.values[GateConfig.updateMessageKey]
             .flatMap(MessageSanitizer.sanitize).map(CText.init)
-        localizedMessages = Self.localized(config.values)
+        localizedMessages = Self.localized(config.values, prefix: GateConfig.updateMessageKey + "_",
+                                           MessageSanitizer.sanitize)
+        releaseNotes = config.values[GateConfig.releaseNotesKey].flatMap(MessageSanitizer.releaseNotes).map(CText.init)
+        localizedReleaseNotes = Self.localized(config.values, prefix: GateConfig.releaseNotesKey + "_",
+                                               MessageSanitizer.releaseNotes)
 
         updateURLText = config.values[GateConfig.updateURLKey(platform: platform)].flatMap { $0.isEmpty ? nil : $0 }
 
@@ -123,15 +138,16 @@ package final class GateSnapshot: Sendable {
         problem = problems.isEmpty ? nil : "\(documentName): " + join(problems, separator: "; ")
     }
 
-    /// update_message_<lang> keys by normalized name; of two spellings of
-    /// one name (update_message_pt_BR, update_message_pt-BR) the first in
-    /// byte order counts. Empty and unparsable ones are left out.
-    private static func localized(_ values: [String: String]) -> [String: CText] {
-        let prefix = GateConfig.updateMessageKey + "_"
+    /// `<prefix><lang>` keys (update_message_de, release_notes_pt_BR) by
+    /// normalized name, each cleaned by `sanitize`; of two spellings of one
+    /// name (update_message_pt_BR, update_message_pt-BR) the first in byte
+    /// order counts. Empty and unparsable ones are left out.
+    private static func localized(_ values: [String: String], prefix: String,
+                                  _ sanitize: (String) -> String?) -> [String: CText] {
         var messages: [String: CText] = [:]
         for key in values.keys.filter({ $0.hasPrefix(prefix) }).sorted() {
             guard let name = LocaleChoice.normalizedName(String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)),
-                  messages[name] == nil, let text = values[key].flatMap(MessageSanitizer.sanitize) else { continue }
+                  messages[name] == nil, let text = values[key].flatMap(sanitize) else { continue }
             messages[name] = CText(text)
         }
         return messages

@@ -169,7 +169,8 @@ package final class GateClient: Sendable {
             options, snapshot, environment, files: system.files,
             country: StoreLocator.country(options, region: region), deadline: deadline))
         return LocaleFrame(inputs: inputs, texts: CatalogTexts.forLanguage(choice.tag),
-                           updateMessage: snapshot.updateMessage(chain: choice.chain), region: region, store: store)
+                           updateMessage: snapshot.updateMessage(chain: choice.chain),
+                           releaseNotes: snapshot.releaseNotes(chain: choice.chain), region: region, store: store)
     }
 
     /// Whether an OPTIONAL prompts now: skip, remind, then the session.

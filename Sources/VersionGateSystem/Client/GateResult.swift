@@ -93,6 +93,9 @@ package final class GateResult: Sendable {
         case .upToDate: return nil
         }
     }
+    /// What is new in the latest version: OPTIONAL results only (a
+    /// MANDATORY prompt is not the place to sell an update).
+    package var releaseNotes: CText? { status == .optional ? locale?.releaseNotes : nil }
     package var actionLabel: CText? { status == .upToDate ? nil : locale?.texts.updateLabel }
     package var dismissLabel: CText? { status == .optional ? locale?.texts.laterLabel : nil }
     package var skipLabel: CText? { status == .optional ? locale?.texts.skipLabel : nil }

@@ -101,14 +101,17 @@ package final class LocaleFrame: Sendable {
     package let texts: CatalogTexts
     /// update_message_<lang> along the locale chain, else update_message.
     package let updateMessage: CText?
+    /// release_notes_<lang> along the locale chain, else release_notes.
+    package let releaseNotes: CText?
     /// From the `locale` option, else the environment's locale name ("de_AT" → "AT").
     let region: String?
     /// nil when the store is resolved at each check (the App Store).
     let store: StoreAnswer?
 
-    init(inputs: LocaleInputs, texts: CatalogTexts, updateMessage: CText?, region: String?, store: StoreAnswer?) {
-        (self.inputs, self.texts, self.updateMessage, self.region, self.store) =
-            (inputs, texts, updateMessage, region, store)
+    init(inputs: LocaleInputs, texts: CatalogTexts, updateMessage: CText?, releaseNotes: CText?, region: String?,
+         store: StoreAnswer?) {
+        (self.inputs, self.texts, self.updateMessage, self.releaseNotes, self.region, self.store) =
+            (inputs, texts, updateMessage, releaseNotes, region, store)
     }
 }
 
