@@ -30,10 +30,13 @@ package struct Requirements: Sendable, Equatable {
     package let clauses: [Clause]
 
     /// A clause the system does not meet, and the system's value ("unknown"
-    /// when it could not be read: an unknown system meets nothing).
-    package struct Unmet: Sendable, Equatable {
+    /// when it could not be read: an unknown system meets nothing). A class:
+    /// every Decision carries one (nearly always nil), and a reference keeps
+    /// the decision small to copy on the warm path.
+    package final class Unmet: Sendable {
         package let clause: Clause
         package let actual: String
+        init(clause: Clause, actual: String) { (self.clause, self.actual) = (clause, actual) }
     }
 
     private static let operators = [">=", "<=", "!=", ">", "<", "="]
