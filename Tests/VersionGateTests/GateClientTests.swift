@@ -175,7 +175,7 @@ final class GateClientTests: XCTestCase {
             "dismiss_label", "skip_label", "store_url", "locale", "error", "error_name", "error_message", "source", "origin",
             "template_version", "config_age_s", "fetch_error", "fetch_error_message", "note", "store_web_fallback",
             "store_note", "rollout_percent", "rule", "reason", "blocked_versions", "min_required_effective_at",
-            "rollout_bucket",
+            "rollout_bucket", "release_notes",
         ])
     }
 }
