@@ -10,18 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* VmRSS of this process in KiB, from /proc/self/status. */
-static long rss_kib(void)
-{
-    char line[256];
-    long kib = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
-    fclose(f);
-    return kib;
-}
+#include "../Tests/c/vmrss.h"
+
 
 typedef int (*check_fn)(void **, const char *, const char *);
 typedef void (*free_fn)(void *);

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "vmrss.h"
+
 /* Minor and major: a page the kernel has to read from disk (evicted from
  * the page cache) is a major fault, and is still a page touched. */
 static long faults(void)
@@ -29,17 +31,6 @@ static long faults(void)
     return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_minflt + usage.ru_majflt : -1;
 }
 
-static long rss_kib(void)
-{
-    char line[256];
-    long kib = -1;
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f) return -1;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
-    fclose(f);
-    return kib;
-}
 
 typedef int (*check_fn)(void **, const char *, const char *);
 typedef void (*free_fn)(void *);

@@ -11,18 +11,11 @@ import subprocess
 
 import pytest
 
-from cli_helpers import Env, run
+from cli_helpers import run
 from conftest import REPO, flat, vg
-from test_cli_dialogs import in_terminal
+from test_cli_dialogs import env, in_terminal  # noqa: F401 (env: the fixture, DISPLAY set)
 
 NOTES = "Faster start-up.\n- Sync works offline\n- Fixed printing"
-
-
-@pytest.fixture
-def env(tmp_path):
-    e = Env(tmp_path)
-    e.extra["DISPLAY"] = ":99"
-    return e
 
 
 def check(doc, version, **options):
