@@ -353,7 +353,9 @@ def test_a_refresh_refuses_a_rollback(world, host):
 def test_the_log_says_how_the_refresh_was_started(world, host):
     prime(world, host)
     proc, _ = world.run([str(CLI), "check", "-v", "--source", world.url, "--version", "1.0.40"])
-    assert "started a background refresh: a detached process (%s refresh" % CLI in proc.stderr
+    # The command beside the library in use (build/bin for build/lib; scripts/proof puts one by each variant).
+    beside = Path(os.path.realpath(LIB_PATH)).parent.parent / "bin" / "versiongate"
+    assert "started a background refresh: a detached process (%s refresh" % beside in proc.stderr
     world.wait_for("the new document in the cache", lambda: world.min_required() == "1.0.41")
     world.nothing_left()
     world.age(2 * 3600)
