@@ -146,24 +146,10 @@ package struct POSIXProcesses: ProcessLauncher {
     /// which would steal the host's own children). If no thread can be
     /// made, the child stays a zombie until this process ends.
     private static func reapInBackground(_ pid: pid_t) {
-        var attributes = pthread_attr_t()
-        guard pthread_attr_init(&attributes) == 0 else { return }
-        defer { pthread_attr_destroy(&attributes) }
-        _ = pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        _ = pthread_attr_setstacksize(&attributes, 256 << 10)
-        // The reaper takes no signal meant for the host: it starts with all
-        // of them blocked (a new thread inherits the creator's mask).
-        var all = sigset_t(), saved = sigset_t()
-        sigfillset(&all)
-        pthread_sigmask(SIG_SETMASK, &all, &saved)
-        defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-        var thread = pthread_t()
-        _ = pthread_create(&thread, &attributes, { argument in
-            let pid = pid_t(truncatingIfNeeded: Int(bitPattern: argument))
+        _ = DetachedThread.start(stackBytes: 256 << 10) {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && systemErrno == EINTR {}
-            return nil
-        }, UnsafeMutableRawPointer(bitPattern: Int(pid)))
+        }
     }
 }
 
