@@ -10,6 +10,9 @@ final class ClientHandle: Sendable {
     let lastError = Mutex<CText?>(nil)
     /// vg_client_set_log_callback's; a call uses the one set when it began.
     let logTarget = Mutex<LogTarget?>(nil)
+    /// Whether `logTarget` is set, read without its lock: a check with no
+    /// callback takes no lock for one.
+    let logging = Atomic<Bool>(false)
 }
 
 func clientHandle(_ pointer: OpaquePointer?) -> ClientHandle? {

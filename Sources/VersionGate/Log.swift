@@ -21,7 +21,7 @@ extension ClientHandle {
     /// A log for one call when a callback listens, else nil (then nothing
     /// is recorded or formatted).
     func callLog() -> (LogTarget, CallLog)? {
-        guard let target = logTarget.withLock({ $0 }) else { return nil }
+        guard logging.load(ordering: .acquiring), let target = logTarget.withLock({ $0 }) else { return nil }
         return (target, CallLog(threshold: client.logLevel))
     }
 }
@@ -31,6 +31,9 @@ public func vg_client_set_log_callback(_ client: OpaquePointer?, _ function: vg_
                                        _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
     if let forked = ForkGuard.refusal { return forked.code }
-    handle.logTarget.withLock { $0 = function.map { LogTarget(function: $0, userdata: userdata) } }
+    handle.logTarget.withLock { target in
+        target = function.map { LogTarget(function: $0, userdata: userdata) }
+        handle.logging.store(target != nil, ordering: .releasing)
+    }
     return VG_OK.rawValue
 }

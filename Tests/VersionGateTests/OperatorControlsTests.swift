@@ -79,7 +79,7 @@ final class OperatorControlsTests: XCTestCase {
         ]), platform: "linux", documentName: "gate")
         func decision(_ version: String, bucket: Int?) -> Decision {
             var text = version
-            return text.withUTF8 { Decision(current: $0, snapshot: snapshot, now: 0) { _ in bucket } }
+            return text.withUTF8 { Decision(current: $0, snapshot: snapshot, now: { 0 }) { _ in bucket } }
         }
         let rows: [(String, Int?, GateStatus, GateRule, String, UInt)] = [
             ("2.1.0", 0, .mandatory, .blocked, "2.1.0 is in blocked_versions_linux", #line),

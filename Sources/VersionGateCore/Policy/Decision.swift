@@ -33,31 +33,31 @@ package struct Decision: Sendable {
     /// The requirement this system does not meet: of the latest version
     /// (rule requirementsUnmet), or of the minimum (MANDATORY or a grace
     /// period all the same: see `minimumUnsupported`).
-    package private(set) var unmet: Requirements.Unmet?
+    package let unmet: Requirements.Unmet?
     /// Below the minimum, and this system cannot run it.
     package var minimumUnsupported: Bool { unmet != nil && (rule == .belowMinimum || rule == .gracePeriod) }
 
     /// - Parameters:
-    ///   - now: wall clock, Unix seconds (for the grace period).
+    ///   - now: the wall clock, Unix seconds, asked only when the minimum has
+    ///     an `effective_at` (the grace period): a warm check reads no clock.
     ///   - rolloutBucket: the installation's bucket for `latest`, asked only
     ///     for a staged OPTIONAL; nil when there is no installation id.
     ///   - facts: this system's values, asked only when a requirement
     ///     matters; the default knows none, so no requirement is met.
-    package init(current: UnsafeBufferPointer<UInt8>, snapshot: GateSnapshot, now: Int64 = 0,
+    package init(current: UnsafeBufferPointer<UInt8>, snapshot: GateSnapshot, now: () -> Int64 = { 0 },
                  rolloutBucket: (_ latest: String) -> Int? = { _ in nil },
                  facts: () -> SystemFacts = { SystemFacts() }) {
-        self.snapshot = snapshot
-        unmet = nil
         guard let version = Version(bytes: current) else {
-            (status, rule, currentText, requiredFrom, rolloutPercent, self.rolloutBucket) =
-                (.upToDate, .failOpen, nil, nil, nil, nil)
-            failure = .invalidVersion("current version \"\(OneLine.text(current))\" is not a valid version")
+            self.init(.upToDate, .failOpen, nil, .invalidVersion(
+                "current version \"\(OneLine.text(current))\" is not a valid version"), snapshot: snapshot)
             return
         }
-        currentText = version.trimmedText
-        failure = snapshot.problem.map(GateFailure.config)
+        // Each road ends in the one memberwise init: an init that assigned
+        // fields along the way was built on the stack and copied out.
+        let text = version.trimmedText
+        let failure = snapshot.problem.map(GateFailure.config)
         if snapshot.blockedParsed.contains(where: { $0.compare(to: version) == 0 }) {
-            (status, rule, requiredFrom, rolloutPercent, self.rolloutBucket) = (.mandatory, .blocked, nil, nil, nil)
+            self.init(.mandatory, .blocked, text, failure, snapshot: snapshot)
             return
         }
         let decided = withExtendedLifetime(snapshot) {
@@ -65,40 +65,43 @@ package struct Decision: Sendable {
         }
         switch decided {
         case .mandatory:
-            unmet = snapshot.minRequires.clauses.isEmpty ? nil : snapshot.minRequires.firstUnmet(facts())
-            if let effectiveAt = snapshot.minEffectiveAt, now < effectiveAt {
-                (status, rule, requiredFrom) = (.optional, .gracePeriod, effectiveAt)
+            let unmet = snapshot.minRequires.clauses.isEmpty ? nil : snapshot.minRequires.firstUnmet(facts())
+            if let effectiveAt = snapshot.minEffectiveAt, now() < effectiveAt {
+                self.init(.optional, .gracePeriod, text, failure, snapshot: snapshot, requiredFrom: effectiveAt,
+                          unmet: unmet)
             } else {
-                (status, rule, requiredFrom) = (.mandatory, .belowMinimum, nil)
+                self.init(.mandatory, .belowMinimum, text, failure, snapshot: snapshot, unmet: unmet)
             }
-            (rolloutPercent, self.rolloutBucket) = (nil, nil)
         case .optional:
-            requiredFrom = nil
             if !snapshot.latestRequires.clauses.isEmpty, let missing = snapshot.latestRequires.firstUnmet(facts()) {
-                (status, rule, rolloutPercent, self.rolloutBucket, unmet) = (.upToDate, .requirementsUnmet, nil, nil, missing)
+                self.init(.upToDate, .requirementsUnmet, text, failure, snapshot: snapshot, unmet: missing)
                 return
             }
             let percent = snapshot.rolloutPercent
             guard percent < 100, let latest = snapshot.latest?.string else {
-                (status, rule, rolloutPercent, self.rolloutBucket) = (.optional, .belowLatest, nil, nil)
+                self.init(.optional, .belowLatest, text, failure, snapshot: snapshot)
                 return
             }
             let bucket = rolloutBucket(latest)
             let inside = bucket.map { $0 < percent } ?? false
-            (status, rule) = inside ? (.optional, .belowLatest) : (.upToDate, .outsideRollout)
-            (rolloutPercent, self.rolloutBucket) = (percent, bucket)
+            self.init(inside ? .optional : .upToDate, inside ? .belowLatest : .outsideRollout, text, failure,
+                      snapshot: snapshot, rolloutPercent: percent, rolloutBucket: bucket)
         case .upToDate:
-            (status, rule, requiredFrom, rolloutPercent, self.rolloutBucket) = (.upToDate, .upToDate, nil, nil, nil)
+            self.init(.upToDate, .upToDate, text, failure, snapshot: snapshot)
         }
+    }
+
+    private init(_ status: GateStatus, _ rule: GateRule, _ currentText: String?, _ failure: GateFailure?,
+                 snapshot: GateSnapshot?, requiredFrom: Int64? = nil, rolloutPercent: Int? = nil,
+                 rolloutBucket: Int? = nil, unmet: Requirements.Unmet? = nil) {
+        (self.status, self.rule, self.currentText, self.failure) = (status, rule, currentText, failure)
+        (self.snapshot, self.requiredFrom, self.rolloutPercent, self.rolloutBucket, self.unmet) =
+            (snapshot, requiredFrom, rolloutPercent, rolloutBucket, unmet)
     }
 
     /// UP_TO_DATE because nothing could decide: `failure` says why.
     package init(failOpen failure: GateFailure, current: String? = nil) {
-        (status, rule, currentText, requiredFrom, rolloutPercent, rolloutBucket) =
-            (.upToDate, .failOpen, current, nil, nil, nil)
-        self.failure = failure
-        snapshot = nil
-        unmet = nil
+        self.init(.upToDate, .failOpen, current, failure, snapshot: nil)
     }
 
     /// The unmet clause and this system's value, e.g. `glibc>=2.38 (glibc 2.36)`.

@@ -21,10 +21,14 @@ package final class GateClient: Sendable {
         /// Why there is no source (only asked when there is none).
         var noSource: GateFailure { sourceFailure ?? GateFailure(.internalError, "no source selected") }
     }
-    private let state = Mutex(State(ClientOptions()))
+    /// The settings, and what the results of the current snapshot and
+    /// settings share, under one lock: a check takes it once for both.
+    private struct Current {
+        var settings: State
+        var frame: ResultFrame?
+    }
+    private let state = Mutex(Current(settings: State(ClientOptions())))
     private let storeLocator = StoreLocator()
-    /// What the results of the current snapshot and options share.
-    private let lastFrame = Mutex<ResultFrame?>(nil)
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
 
@@ -39,10 +43,10 @@ package final class GateClient: Sendable {
     /// keep nothing that matters in memory (caches and state are on disk),
     /// so a rebuild loses nothing.
     package func set(_ key: String, _ value: String?) throws(GateFailure) {
-        try state.withLock { (state: inout State) throws(GateFailure) in
-            var options = state.options
+        try state.withLock { (current: inout Current) throws(GateFailure) in
+            var options = current.settings.options
             try options.set(key, value)
-            if options != state.options { state = State(options) }
+            if options != current.settings.options { current = Current(settings: State(options)) }
         }
     }
 
@@ -56,7 +60,7 @@ package final class GateClient: Sendable {
     }
 
     /// What the log callback hears (option `log_level`).
-    package var logLevel: LogLevel { state.withLock { $0.options.logLevel } }
+    package var logLevel: LogLevel { state.withLock { $0.settings.options.logLevel } }
 
     /// The same on another clock and environment than the client's own.
     package func check(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog? = nil) -> GateResult {
@@ -71,9 +75,16 @@ package final class GateClient: Sendable {
                         log: CallLog?) -> GateResult {
         // Borrowed through the reference, not copied: a copy retains every option.
         // (`settings.options.x` reads one option; `let options` would copy them all.)
-        let settings = state.withLock { $0 }
-        // One deadline for the whole call: the config, then the store lookup.
-        let deadline = Deadline(afterMilliseconds: settings.options.timeoutMs)
+        let (settings, lastFrame) = state.withLock { ($0.settings, $0.frame) }
+        // One deadline for the whole call (the config, then the store
+        // lookup), started by the first that may wait: a warm check reads no clock.
+        var started: Deadline?
+        func deadline() -> Deadline {
+            if let started { return started }
+            let made = Deadline(afterMilliseconds: settings.options.timeoutMs)
+            started = made
+            return made
+        }
         guard let source = settings.source else {
             return GateResult(failOpen: settings.noSource,
                               language: system.environment.language(option: settings.options.locale),
@@ -87,7 +98,7 @@ package final class GateClient: Sendable {
             let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText,
                                       localeOption: settings.options.locale,
                                       environment: system.environment, now: system.wallClock(), files: system.files,
-                                      bootClock: system.bootClock, deadline: deadline, log: log)
+                                      bootClock: system.bootClock, deadline: deadline(), log: log)
             switch source.load(request) {
             case .success(let config): loaded = config
             case .failure(let failure):
@@ -97,9 +108,9 @@ package final class GateClient: Sendable {
             }
         }
         let snapshot = loaded.snapshot
-        let frame = frame(snapshot, settings, source)
+        let frame = frame(snapshot, settings, source, last: lastFrame)
 
-        let decision = Decision(current: current, snapshot: snapshot, now: system.wallClock(), rolloutBucket: { latest in
+        let decision = Decision(current: current, snapshot: snapshot, now: { system.wallClock() }, rolloutBucket: { latest in
             let state = PrivateDirectory(base: system.environment.stateHome, files: system.files)
             return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
         }, facts: { SystemFactsReader.current })
@@ -111,11 +122,11 @@ package final class GateClient: Sendable {
         case .upToDate: break
         case .mandatory:
             shouldPrompt = true
-            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline)
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline())
         case .optional:
             let claim = claim(decision, frame, settings, system, ownSystem: ownSystem)
             (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
-            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline)
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline())
         }
         // An invalid version fails open with its own failure; else the frame's.
         var invalid: GateFailure?
@@ -149,11 +160,13 @@ package final class GateClient: Sendable {
 
     /// The last frame while the snapshot and the options are the same
     /// objects (`set` replaces the options, a load may hand a new snapshot).
-    private func frame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource) -> ResultFrame {
-        if let known = lastFrame.withLock({ $0 }), known.isFrame(of: snapshot, settings) { return known }
+    private func frame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource,
+                       last: ResultFrame?) -> ResultFrame {
+        if let last, last.isFrame(of: snapshot, settings) { return last }
         let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: source.name,
                                environment: self.system.environment)
-        lastFrame.withLock { $0 = made }
+        // Kept only for the settings it was made with: a `set` meanwhile wins.
+        state.withLock { if $0.settings === settings { $0.frame = made } }
         return made
     }
 
@@ -203,7 +216,7 @@ package final class GateClient: Sendable {
     /// a config can be had) under the client's store options and URL policy.
     package func storeResolution(log: CallLog? = nil) -> StoreResolution {
         let environment = system.environment
-        let settings = state.withLock { $0 }
+        let settings = state.withLock { $0.settings }
         let (options, source) = (settings.options, settings.source)
         let deadline = Deadline(afterMilliseconds: options.timeoutMs)
         let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
@@ -222,7 +235,7 @@ package final class GateClient: Sendable {
 
     /// The options and the name of the source they select (skip-version).
     package var settings: (options: ClientOptions, sourceName: String?) {
-        let settings = state.withLock { $0 }
+        let settings = state.withLock { $0.settings }
         return (settings.options, settings.source?.name)
     }
 

@@ -30,13 +30,13 @@ package final class GateResult: Sendable {
     /// vg_result_get's answers, the reason and the JSON (`jsonKey`), by key,
     /// made on first use and kept for the result's life (the C caller holds
     /// the pointers; most launchers never ask).
-    private let texts = Mutex<[String: CText]>([:])
+    private let texts = Mutex([String: CText]())
     /// Not a result field's key, so the JSON has a place among them.
     package static let jsonKey = "\u{0}json"
 
     /// `locale` is given for a prompting verdict, nil for UP_TO_DATE (whose
     /// language is then read from `environment` when asked); `store` too.
-    package init(decision: Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
+    package init(decision: consuming Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
                  errorMessage: CText?, locale: LocaleFrame?, environment: CheckEnvironment?, store: StoreAnswer?,
                  graceMessage: CText?, loaded: LoadedConfig, note: String?) {
         self.decision = decision
