@@ -115,7 +115,10 @@ private func check(_ client: GateClient?, _ current: UnsafePointer<CChar>?, log:
     return client.check(current: versionBytes(cString: current), log: log)
 }
 
-private func deliver(_ result: GateResult, to out: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
+/// `consuming`, and the code read first: the caller's reference becomes the
+/// host's, with no retain and release around it.
+private func deliver(_ result: consuming GateResult, to out: UnsafeMutablePointer<OpaquePointer?>) -> Int32 {
+    let code = errorCode(result.failure)
     out.pointee = OpaquePointer(Unmanaged.passRetained(result).toOpaque())
-    return errorCode(result.failure)
+    return code
 }

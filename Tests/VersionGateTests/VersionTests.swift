@@ -34,6 +34,26 @@ final class VersionTests: XCTestCase {
 
     /// Not in versions.json: its rows are C strings too (the C-string road
     /// here, ctypes in Python), and there "1.0\0" ends early as the valid "1.0".
+    /// Kept inline up to 32 bytes, as a String beyond: the same text either way,
+    /// and the decision's current version is the trimmed one.
+    func testVersionTextKeepsEveryLength() {
+        for length in [1, 5, 31, 32, 33, 100, Version.maxBytes - 2] {
+            let text = "1." + String(repeating: "7", count: length)
+            var bytes = Array(text.utf8)
+            let kept = bytes.withUnsafeMutableBufferPointer { VersionText(UnsafeBufferPointer($0)) }
+            bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }   // the caller's buffer is gone
+            XCTAssertEqual(kept.string, text, "length \(text.utf8.count)")
+        }
+        XCTAssertEqual(VersionText("").string, "")
+        let snapshot = GateSnapshot(config: GateConfig(values: ["min_required_version_linux": "1.0"]), platform: "linux",
+                                    documentName: "test")
+        for text in [" 1.2.3 ", "\t1.2.3-" + String(repeating: "a", count: 40) + "\n"] {
+            var raw = text
+            let decision = raw.withUTF8 { Decision(current: $0, snapshot: snapshot) }
+            XCTAssertEqual(decision.currentText, text.trimmingCharacters(in: [" ", "\t", "\n"]))
+        }
+    }
+
     func testNULInsideIsInvalid() {
         for (text, rule) in [("1.0\u{0000}", "trailing NUL"), ("1\u{0000}.0", "NUL inside")] {
             XCTAssertFalse(isValid(text), "\(rule): \(debug(text)) should be invalid")

@@ -17,7 +17,8 @@ package struct Decision: Sendable {
     package let status: GateStatus
     package let rule: GateRule
     /// The trimmed current version, nil when it is invalid.
-    package let currentText: String?
+    package let current: VersionText?
+    package var currentText: String? { current?.string }
     /// Why it fails open (an invalid version), or the snapshot's problems
     /// that did not stop the decision.
     package let failure: GateFailure?
@@ -54,7 +55,7 @@ package struct Decision: Sendable {
         }
         // Each road ends in the one memberwise init: an init that assigned
         // fields along the way was built on the stack and copied out.
-        let text = version.trimmedText
+        let text = VersionText(version.trimmedBytes)
         let failure = snapshot.problem.map(GateFailure.config)
         if snapshot.blockedParsed.contains(where: { $0.compare(to: version) == 0 }) {
             self.init(.mandatory, .blocked, text, failure, snapshot: snapshot)
@@ -91,17 +92,17 @@ package struct Decision: Sendable {
         }
     }
 
-    private init(_ status: GateStatus, _ rule: GateRule, _ currentText: String?, _ failure: GateFailure?,
+    private init(_ status: GateStatus, _ rule: GateRule, _ current: VersionText?, _ failure: GateFailure?,
                  snapshot: GateSnapshot?, requiredFrom: Int64? = nil, rolloutPercent: Int? = nil,
                  rolloutBucket: Int? = nil, unmet: Requirements.Unmet? = nil) {
-        (self.status, self.rule, self.currentText, self.failure) = (status, rule, currentText, failure)
+        (self.status, self.rule, self.current, self.failure) = (status, rule, current, failure)
         (self.snapshot, self.requiredFrom, self.rolloutPercent, self.rolloutBucket, self.unmet) =
             (snapshot, requiredFrom, rolloutPercent, rolloutBucket, unmet)
     }
 
     /// UP_TO_DATE because nothing could decide: `failure` says why.
     package init(failOpen failure: GateFailure, current: String? = nil) {
-        self.init(.upToDate, .failOpen, current, failure, snapshot: nil)
+        self.init(.upToDate, .failOpen, current.map(VersionText.init), failure, snapshot: nil)
     }
 
     /// The unmet clause and this system's value, e.g. `glibc>=2.38 (glibc 2.36)`.

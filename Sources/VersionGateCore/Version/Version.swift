@@ -70,11 +70,13 @@ package struct Version {
         self.preEnd = UInt16(truncatingIfNeeded: preEnd)
     }
 
-    /// The trimmed text, for display (allocates; never on the compare path).
-    package var trimmedText: String {
-        let text = UnsafeBufferPointer(start: base + Int(textStart), count: Int(textEnd) - Int(textStart))
-        return String(decoding: text, as: UTF8.self)
+    /// What the caller wrote, without surrounding spaces (borrowed like the version).
+    package var trimmedBytes: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + Int(textStart), count: Int(textEnd) - Int(textStart))
     }
+
+    /// The trimmed text, for display (allocates; never on the compare path).
+    package var trimmedText: String { String(decoding: trimmedBytes, as: UTF8.self) }
 }
 
 /// A C string's bytes, scanning at most `Version.maxBytes + 1` bytes: a huge

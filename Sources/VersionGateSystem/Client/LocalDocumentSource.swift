@@ -48,11 +48,14 @@ package final class LocalDocumentSource: ConfigSource {
     /// The cached config while the file (and signature) are unchanged and not racy.
     private func cached(_ files: any FileSystem, signatureIdentity: FileIdentity?) -> LoadedConfig? {
         guard let identity = files.identity(of: path) else { return nil }
-        guard let entry = cache.withLock({ $0 }), !entry.racy, entry.identity == identity else { return nil }
-        switch (entry.signatureIdentity, signatureIdentity) {
-        case (nil, nil): return entry.config
-        case (let kept?, let now?) where kept == now: return entry.config
-        default: return nil
+        // Compared under the lock: only the config is retained, not the entry too.
+        return cache.withLock { entry in
+            guard let entry, !entry.racy, entry.identity == identity else { return nil }
+            switch (entry.signatureIdentity, signatureIdentity) {
+            case (nil, nil): return entry.config
+            case (let kept?, let now?) where kept == now: return entry.config
+            default: return nil
+            }
         }
     }
 
