@@ -30,12 +30,7 @@ package final class GateResult: Sendable {
     /// vg_result_get's answers, the reason and the JSON (`jsonKey`), by key,
     /// made on first use and kept for the result's life (the C caller holds
     /// the pointers; most launchers never ask).
-    private let texts = Mutex<TextTable?>(nil)
-    /// A class, made on first use: a result nobody asks has nil to destroy,
-    /// where an empty dictionary costs a generic destroy.
-    private final class TextTable {
-        var byKey: [String: CText] = [:]
-    }
+    private let texts = Mutex([String: CText]())
     /// Not a result field's key, so the JSON has a place among them.
     package static let jsonKey = "\u{0}json"
 
@@ -129,13 +124,11 @@ package final class GateResult: Sendable {
     /// Made outside the lock (the JSON asks for the reason); of two threads
     /// making it at once, the first one kept is what both return.
     package func text(for key: String, _ make: () -> String) -> CText {
-        if let known = texts.withLock({ $0?.byKey[key] }) { return known }
+        if let known = texts.withLock({ $0[key] }) { return known }
         let made = CText(make())
         return texts.withLock { kept in
-            let table = kept ?? TextTable()
-            kept = table
-            if let known = table.byKey[key] { return known }
-            table.byKey[key] = made
+            if let known = kept[key] { return known }
+            kept[key] = made
             return made
         }
     }
