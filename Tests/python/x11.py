@@ -36,14 +36,25 @@ class Xvfb:
         self.display = ":" + number.decode().strip()
 
     def window(self, name: str, timeout: float = 20) -> str:
-        """The id of the first window whose name is `name`, waiting for it."""
-        proc = subprocess.run(["xdotool", "search", "--sync", "--name", "^%s$" % name], capture_output=True,
-                              text=True, timeout=timeout, env={**os.environ, "DISPLAY": self.display})
+        """The id of the first mapped window whose name is `name`, waiting
+        for it (a window that exists but is not mapped yet cannot take focus)."""
+        proc = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", "^%s$" % name],
+                              capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "DISPLAY": self.display})
         return proc.stdout.split()[0]
 
-    def key(self, window: str, key: str) -> None:
+    def key(self, window: str, key: str, attempts: int = 10) -> None:
+        """Focus `window`, then press `key`. Focusing can still fail with
+        BadMatch while GTK maps the dialog under load: a few tries, 0.2 s apart."""
         env = {**os.environ, "DISPLAY": self.display}
-        subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, check=True, timeout=20)
+        for attempt in range(attempts):
+            focus = subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env, capture_output=True,
+                                   text=True, timeout=20)
+            if focus.returncode == 0:
+                break
+            if attempt == attempts - 1:
+                raise RuntimeError("xdotool windowfocus %s: %s" % (window, focus.stderr.strip()))
+            time.sleep(0.2)
         subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=env, check=True, timeout=20)
 
     def stop(self) -> None:
