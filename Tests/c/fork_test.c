@@ -174,7 +174,9 @@ int main(void)
 
     pthread_join(fetching, NULL);
     CHECK(fetch_code == VG_ETIMEOUT);
-    CHECK(fetch_seconds <= TIMEOUT_MS * 1.1 / 1000);
+    /* 10 % and a quarter second of slack for a loaded machine: a deadline
+     * the fork broke (never ending, or restarted) lands far beyond it. */
+    CHECK(fetch_seconds <= (TIMEOUT_MS * 1.1 + 250) / 1000);
     printf("note the parent's check took %.3f s (deadline %d ms)\n", fetch_seconds, TIMEOUT_MS);
 
     vg_client_free(client);
