@@ -48,7 +48,9 @@ static void log_line(int level, const char *message, void *unused) {
  * VG_TEST_SIGCHLD=ignore: SIGCHLD ignored (children reaped by the kernel);
  * =count: a handler counts SIGCHLDs, and after the check (and 0.5 s) the
  * host's own wait loop reports what it found: "children N wait ECHILD".
- * VG_TEST_LOG set: the library's log (info) on stderr. */
+ * VG_TEST_LOG set: the library's log (info) on stderr.
+ * VG_TEST_FORK set: only a fork() child checks; it prints "child" and
+ * whether the check was refused (EFORK) and its origin. */
 int main(int argc, char **argv) {
     const char *mode = getenv("VG_TEST_SIGCHLD");
     if (mode && strcmp(mode, "ignore") == 0) signal(SIGCHLD, SIG_IGN);
@@ -67,6 +69,20 @@ int main(int argc, char **argv) {
         vg_client_set_log_callback(client, log_line, NULL);
     }
     vg_result *result = NULL;
+    if (getenv("VG_TEST_FORK")) {
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int code = vg_client_check(&result, client, argv[1]);
+            printf("child %s %s\n", code == VG_EFORK ? "EFORK" : "other", vg_result_get(result, "origin"));
+            fflush(stdout);
+            _exit(0);
+        }
+        int status;
+        if (pid < 0 || waitpid(pid, &status, 0) != pid) return 5;
+        vg_client_free(client);
+        return 0;
+    }
     vg_client_check(&result, client, argv[1]);
     printf("%s %s\n", vg_result_get(result, "status"), vg_result_get(result, "origin"));
     if (mode && strcmp(mode, "count") == 0) {
@@ -223,6 +239,29 @@ def test_a_host_that_exits_at_once_decides_from_the_cache_and_the_refresh_outliv
     decided, elapsed = world.check(host, "1.0.40")
     assert decided == ["MANDATORY", "cache_hit"], "the next launch decides from the new document"
     assert elapsed < QUICK_S
+
+
+def test_a_fork_child_on_a_stale_cache_starts_no_refresh(world, host):
+    """A fork() child is refused (VG_EFORK) before anything else: it neither
+    fetches nor starts a refresh, in either mode."""
+    prime(world, host)
+    before = len(world.server.requests("g"))
+    for mode in ("process", "thread"):
+        env = world.env()
+        env["VG_TEST_FORK"] = "1"
+        proc = subprocess.run([str(host), "1.0.40", "source", world.url, "session_scope", "process",
+                               "background_refresh", mode], env=env, capture_output=True, text=True,
+                              timeout=10, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split() == ["child", "EFORK", "none"], proc.stdout
+    time.sleep(DELAY_S)   # a refresh started anyway would have asked by now
+    assert len(world.server.requests("g")) == before
+    world.nothing_left()
+    assert not any("refresh" in line for line in world.command_lines), world.command_lines
+    # The cache is as it was: the next launch still finds it stale, and refreshes.
+    assert world.check(host, "1.0.40")[0] == ["OPTIONAL", "stale_cache"]
+    world.wait_for("the new document in the cache", lambda: world.min_required() == "1.0.41")
+    world.nothing_left()
 
 
 def test_exec_starts_the_command_at_once_and_the_next_launch_uses_the_new_document(world, host, tmp_path):
