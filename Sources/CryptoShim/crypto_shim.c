@@ -1,6 +1,7 @@
 /* libcrypto through dlopen. See include/crypto_shim.h. */
 #define _GNU_SOURCE
 #include "crypto_shim.h"
+#include "dynamic_shim.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -41,17 +42,6 @@ static int loaded;
 static char load_error[512];
 static const EVP_MD *blake2b512;   /* fetched once, kept for the process */
 
-static int resolve(void *library, const char *soname, const char *name, void *slot)
-{
-    void *found = dlsym(library, name);
-    if (!found) {
-        snprintf(load_error, sizeof load_error, "%s lacks %s (OpenSSL 1.1.1 or 3 is needed)", soname, name);
-        return 0;
-    }
-    memcpy(slot, &found, sizeof found);
-    return 1;
-}
-
 /* OpenSSL 3 fetches an implementation once (EVP_MD_fetch); 1.1.1 has only
  * the built-in table (EVP_blake2b512), which 3 would fetch on every use. */
 static const EVP_MD *find_blake2b512(void *library)
@@ -84,15 +74,17 @@ static void load_crypto(void)
         }
     }
     if (!library) return;
-    if (!resolve(library, soname, "EVP_PKEY_new_raw_public_key", &api.new_raw_public_key) ||
-        !resolve(library, soname, "EVP_PKEY_free", &api.pkey_free) ||
-        !resolve(library, soname, "EVP_MD_CTX_new", &api.md_ctx_new) ||
-        !resolve(library, soname, "EVP_MD_CTX_free", &api.md_ctx_free) ||
-        !resolve(library, soname, "EVP_DigestVerifyInit", &api.digest_verify_init) ||
-        !resolve(library, soname, "EVP_DigestVerify", &api.digest_verify) ||
-        !resolve(library, soname, "EVP_Digest", &api.digest) ||
-        !resolve(library, soname, "ERR_clear_error", &api.err_clear_error))
+    const vgh_symbol symbols[] = {
+        {"EVP_PKEY_new_raw_public_key", &api.new_raw_public_key}, {"EVP_PKEY_free", &api.pkey_free},
+        {"EVP_MD_CTX_new", &api.md_ctx_new},                      {"EVP_MD_CTX_free", &api.md_ctx_free},
+        {"EVP_DigestVerifyInit", &api.digest_verify_init},        {"EVP_DigestVerify", &api.digest_verify},
+        {"EVP_Digest", &api.digest},                              {"ERR_clear_error", &api.err_clear_error},
+    };
+    const char *missing = vgh_resolve_all(library, symbols, sizeof symbols / sizeof symbols[0]);
+    if (missing) {
+        snprintf(load_error, sizeof load_error, "%s lacks %s (OpenSSL 1.1.1 or 3 is needed)", soname, missing);
         return;
+    }
     blake2b512 = find_blake2b512(library);
     if (!blake2b512) {
         api.err_clear_error();

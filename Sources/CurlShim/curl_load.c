@@ -1,6 +1,7 @@
 /* Loading libcurl and reading what it can do. See curl_api.h. */
 #define _GNU_SOURCE
 #include "curl_api.h"
+#include "dynamic_shim.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -18,15 +19,6 @@ static volatile sig_atomic_t is_fork_child;
 static void mark_fork_child(void) { is_fork_child = 1; }
 
 int vgh_curl_in_fork_child(void) { return is_fork_child; }
-
-/* dlsym returns an object pointer; copy it into a function pointer. */
-static int resolve(void *library, const char *name, void *slot)
-{
-    void *symbol = dlsym(library, name);
-    if (!symbol) return 0;
-    memcpy(slot, &symbol, sizeof symbol);
-    return 1;
-}
 
 /* CURLOPT_QUICK_EXIT (7.87) lets a timed-out transfer forget its resolver
  * thread. The version says whether to try it; the return code is the last
@@ -51,17 +43,16 @@ static void load_curl(void)
         snprintf(load_error, sizeof load_error, "cannot load libcurl: %s", dlerror());
         return;
     }
-    if (!resolve(library, "curl_global_init", &vgh_curl.global_init) ||
-        !resolve(library, "curl_easy_init", &vgh_curl.easy_init) ||
-        !resolve(library, "curl_easy_setopt", &vgh_curl.easy_setopt) ||
-        !resolve(library, "curl_easy_perform", &vgh_curl.easy_perform) ||
-        !resolve(library, "curl_easy_getinfo", &vgh_curl.easy_getinfo) ||
-        !resolve(library, "curl_easy_cleanup", &vgh_curl.easy_cleanup) ||
-        !resolve(library, "curl_slist_append", &vgh_curl.slist_append) ||
-        !resolve(library, "curl_slist_free_all", &vgh_curl.slist_free_all) ||
-        !resolve(library, "curl_easy_strerror", &vgh_curl.easy_strerror) ||
-        !resolve(library, "curl_version_info", &vgh_curl.version_info)) {
-        snprintf(load_error, sizeof load_error, "libcurl lacks a needed function");
+    const vgh_symbol symbols[] = {
+        {"curl_global_init", &vgh_curl.global_init},       {"curl_easy_init", &vgh_curl.easy_init},
+        {"curl_easy_setopt", &vgh_curl.easy_setopt},       {"curl_easy_perform", &vgh_curl.easy_perform},
+        {"curl_easy_getinfo", &vgh_curl.easy_getinfo},     {"curl_easy_cleanup", &vgh_curl.easy_cleanup},
+        {"curl_slist_append", &vgh_curl.slist_append},     {"curl_slist_free_all", &vgh_curl.slist_free_all},
+        {"curl_easy_strerror", &vgh_curl.easy_strerror},   {"curl_version_info", &vgh_curl.version_info},
+    };
+    const char *missing = vgh_resolve_all(library, symbols, sizeof symbols / sizeof symbols[0]);
+    if (missing) {
+        snprintf(load_error, sizeof load_error, "libcurl lacks a needed function (%s)", missing);
         return;
     }
     if (vgh_curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {

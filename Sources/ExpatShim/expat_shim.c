@@ -2,6 +2,7 @@
  * The prototypes are libexpat's stable C API (unchanged since 1.95), declared
  * here so the build needs no expat.h. */
 #include "expat_shim.h"
+#include "dynamic_shim.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -32,14 +33,6 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded;
 static char load_error[256];
 
-static int resolve(void *library, const char *name, void *slot)
-{
-    void *symbol = dlsym(library, name);
-    if (!symbol) return 0;
-    memcpy(slot, &symbol, sizeof symbol); /* an object pointer into a function pointer */
-    return 1;
-}
-
 static void load_expat(void)
 {
     void *library = dlopen("libexpat.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -47,17 +40,17 @@ static void load_expat(void)
         snprintf(load_error, sizeof load_error, "cannot load libexpat: %s", dlerror());
         return;
     }
-    if (!resolve(library, "XML_ParserCreate", &expat.parser_create) ||
-        !resolve(library, "XML_ParserFree", &expat.parser_free) ||
-        !resolve(library, "XML_SetUserData", &expat.set_user_data) ||
-        !resolve(library, "XML_SetElementHandler", &expat.set_element_handler) ||
-        !resolve(library, "XML_SetEntityDeclHandler", &expat.set_entity_decl_handler) ||
-        !resolve(library, "XML_Parse", &expat.parse) ||
-        !resolve(library, "XML_StopParser", &expat.stop_parser) ||
-        !resolve(library, "XML_GetErrorCode", &expat.get_error_code) ||
-        !resolve(library, "XML_ErrorString", &expat.error_string) ||
-        !resolve(library, "XML_GetCurrentLineNumber", &expat.current_line)) {
-        snprintf(load_error, sizeof load_error, "libexpat lacks a needed function");
+    const vgh_symbol symbols[] = {
+        {"XML_ParserCreate", &expat.parser_create},        {"XML_ParserFree", &expat.parser_free},
+        {"XML_SetUserData", &expat.set_user_data},         {"XML_SetElementHandler", &expat.set_element_handler},
+        {"XML_SetEntityDeclHandler", &expat.set_entity_decl_handler},
+        {"XML_Parse", &expat.parse},                       {"XML_StopParser", &expat.stop_parser},
+        {"XML_GetErrorCode", &expat.get_error_code},       {"XML_ErrorString", &expat.error_string},
+        {"XML_GetCurrentLineNumber", &expat.current_line},
+    };
+    const char *missing = vgh_resolve_all(library, symbols, sizeof symbols / sizeof symbols[0]);
+    if (missing) {
+        snprintf(load_error, sizeof load_error, "libexpat lacks a needed function (%s)", missing);
         return;
     }
     loaded = 1;
