@@ -1,12 +1,17 @@
 # GNU-style build and install over scripts/build and scripts/test.
 #
-#   make                      build build/lib/libversiongate.so.*, build/bin/versiongate
-#                             and build/versiongate.pc
+#   make                      build build/lib/libversiongate.so.*, build/bin/versiongate,
+#                             build/versiongate.pc and the CMake package (build/cmake)
 #   make check                every test (scripts/test)
 #   make install PREFIX=/usr  install; DESTDIR=/stage stages it (packagers)
 #   make uninstall PREFIX=/usr   remove exactly what install put there
 #
 # DESTDIR only prefixes where files are copied; nothing installed mentions it.
+# The installed command is linked for LIBDIR (scripts/link_command, libtool's
+# relink): no run path when LIBDIR is a directory the loader searches
+# (scripts/system_libdir), an absolute RUNPATH to LIBDIR otherwise, never the
+# build tree. Installing into an /etc/ld.so.conf directory without DESTDIR
+# runs ldconfig, as `libtool --finish` would have you do.
 
 VERSION    := $(shell cat VERSION)
 SOVERSION  := $(firstword $(subst ., ,$(VERSION)))
@@ -19,6 +24,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR   ?= $(LIBDIR)/cmake/VersionGate
 
 INSTALL      ?= install
 INSTALL_DATA ?= $(INSTALL) -m 0644
@@ -27,11 +33,17 @@ INSTALL_LIB  ?= $(INSTALL) -m 0755
 # What install puts where (relative to DESTDIR); uninstall removes these.
 INSTALLED = $(LIBDIR)/$(REAL) $(LIBDIR)/$(SONAME) $(LIBDIR)/libversiongate.so \
             $(INCLUDEDIR)/versiongate.h $(PKGCONFIGDIR)/versiongate.pc \
+            $(CMAKEDIR)/VersionGateConfig.cmake $(CMAKEDIR)/VersionGateConfigVersion.cmake \
             $(BINDIR)/versiongate $(MANDIR)/man1/versiongate.1
+
+# The installed command's RUNPATH: empty for a system LIBDIR.
+COMMAND_RUNPATH = $(shell scripts/system_libdir '$(LIBDIR)' || echo '$(LIBDIR)')
+# After (un)installing into an ld.so.conf directory, the loader's cache.
+LDCONFIG = if [ -z '$(DESTDIR)' ] && scripts/system_libdir --conf '$(LIBDIR)'; then ldconfig; fi
 
 .PHONY: all library check install uninstall clean
 
-all: library build/versiongate.pc
+all: library build/versiongate.pc build/cmake/VersionGateConfig.cmake build/cmake/VersionGateConfigVersion.cmake
 
 # Swift's build is incremental on its own: always ask it.
 library:
@@ -47,24 +59,38 @@ build/versiongate.pc: versiongate.pc.in VERSION FORCE
 	    -e 's|@includedir@|$(call relative,$(INCLUDEDIR))|g' -e 's|@version@|$(VERSION)|g' $< > $@.new
 	mv -f $@.new $@
 
+# The CMake package, with LIBDIR and INCLUDEDIR as installed (rebuilt too).
+build/cmake/%.cmake: cmake/%.cmake.in VERSION FORCE
+	@mkdir -p build/cmake
+	sed -e 's|@libdir@|$(LIBDIR)|g' -e 's|@includedir@|$(INCLUDEDIR)|g' -e 's|@version@|$(VERSION)|g' \
+	    -e 's|@soversion@|$(SOVERSION)|g' -e 's|@next_major@|$(shell echo $$(($(SOVERSION) + 1)))|g' $< > $@.new
+	mv -f $@.new $@
+
+# The command as installed: linked for LIBDIR once the library is built.
+build/install/versiongate: library FORCE
+	scripts/link_command $@ $(COMMAND_RUNPATH)
+
 FORCE:
 
 check:
 	scripts/test
 
-install: all
+install: all build/install/versiongate
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-	    $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	    $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	$(INSTALL_LIB) build/lib/$(REAL) $(DESTDIR)$(LIBDIR)/$(REAL)
 	ln -sfn $(REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libversiongate.so
 	$(INSTALL_DATA) include/versiongate.h $(DESTDIR)$(INCLUDEDIR)/versiongate.h   # install copies the link's target
 	$(INSTALL_DATA) build/versiongate.pc $(DESTDIR)$(PKGCONFIGDIR)/versiongate.pc
-	$(INSTALL) -m 0755 build/bin/versiongate $(DESTDIR)$(BINDIR)/versiongate
+	$(INSTALL_DATA) build/cmake/VersionGateConfig.cmake build/cmake/VersionGateConfigVersion.cmake $(DESTDIR)$(CMAKEDIR)/
+	$(INSTALL) -m 0755 build/install/versiongate $(DESTDIR)$(BINDIR)/versiongate
 	$(INSTALL_DATA) man/versiongate.1 $(DESTDIR)$(MANDIR)/man1/versiongate.1
+	$(LDCONFIG)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(LDCONFIG)
 
 clean:
 	rm -rf build .build

@@ -6,7 +6,9 @@
 #  - Tests/c/log_test.c (the log callback) passes;
 #  - Tests/c/descriptors_test.c (no library socket in a fork+exec child) passes;
 #  - Tests/c/warm_alloc_test.c (a warm check allocates its result, little else) passes;
-#  - the exported functions are exactly the header's, and each is pinned;
+#  - the exported functions are exactly the header's, each is pinned and
+#    each carries a symbol version (scripts/exports.map);
+#  - build/bin/versiongate runs from the build tree without LD_LIBRARY_PATH;
 #  - SONAME is libversiongate.so.1, the file names follow VERSION;
 #  - no dependency on the Swift runtime (libswift*, libFoundation*, /opt/swift);
 #  - cold start: .rodata read-only, relative relocations and the page faults
@@ -141,6 +143,21 @@ if [ -n "$unpinned" ]; then
     fail "Tests/c/header_abi.inc does not pin: $(printf '%s' "$unpinned" | tr '\n' ' ')"
 else
     ok "every header function's signature is pinned in Tests/c/header_abi.inc"
+fi
+
+# Symbol versions (scripts/exports.map): every function the header declares
+# is named in a version node, and every exported vg_ symbol carries a
+# version (readelf's "name@@NODE"), so a new function cannot be left out.
+unmapped=$(comm -23 <(printf '%s\n' "$declared") \
+    <(sed 's|/\*.*\*/||; /\/\*/,/\*\//d' scripts/exports.map | grep -oE '^[[:space:]]+vg_[a-z_]+;' | tr -d ' \t;' | sort -u))
+dynsyms=$(readelf --dyn-syms -W "$LIB" | awk '$5 == "GLOBAL" || $5 == "WEAK" { print $8 }' | grep '^vg_')
+unversioned=$(printf '%s\n' "$dynsyms" | grep -v '@@VERSIONGATE_[0-9]*\.[0-9]*$' || true)
+if [ -n "$unmapped" ]; then
+    fail "scripts/exports.map names no version for: $(printf '%s' "$unmapped" | tr '\n' ' ')"
+elif [ -z "$dynsyms" ] || [ -n "$unversioned" ]; then
+    fail "exported vg_ symbols without a VERSIONGATE_ version: $(printf '%s' "${unversioned:-none exported}" | tr '\n' ' ')"
+else
+    ok "every header function has a version node; $(printf '%s\n' "$dynsyms" | wc -l) vg_ symbols versioned ($(printf '%s\n' "$dynsyms" | sed 's/.*@@//' | sort -u | tr '\n' ' ' | sed 's/ $//'))"
 fi
 
 # 4. SONAME.
@@ -279,6 +296,19 @@ if readelf -d "$LIB" | grep -Eq '\((RPATH|RUNPATH)\)'; then
     fail "the library has an RPATH/RUNPATH: $(readelf -d "$LIB" | grep -E '\((RPATH|RUNPATH)\)')"
 else
     ok "no RPATH or RUNPATH"
+fi
+
+# The build tree's command runs as it is: RUNPATH is exactly this tree's
+# absolute build/lib (scripts/link_command), never $ORIGIN; `make install`
+# relinks it (Tests/python/test_install.py).
+command_runpath=$(readelf -d build/bin/versiongate | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+if readelf -d build/bin/versiongate | grep -q '(RPATH)' || [ "$command_runpath" != "$PWD/build/lib" ]; then
+    fail "build/bin/versiongate: RUNPATH '$command_runpath', expected $PWD/build/lib (and no RPATH)"
+elif ! said=$(env -u LD_LIBRARY_PATH build/bin/versiongate --version 2>&1) ||
+     [ "$said" != "versiongate $version (libversiongate $version)" ]; then
+    fail "build/bin/versiongate --version without LD_LIBRARY_PATH: $said"
+else
+    ok "build/bin/versiongate runs without LD_LIBRARY_PATH (RUNPATH $command_runpath)"
 fi
 
 # 6. One header: include/ only points at the canonical file, so nothing

@@ -2,7 +2,7 @@
 the real libversiongate.so, in controlled environments.
 
 Every run gets its own environment: LD_LIBRARY_PATH to the library's
-directory (the command has no RPATH, see scripts/build), a PATH of only
+directory (it wins over the command's RUNPATH, see scripts/build), a PATH of only
 the test's own bin directory unless a test adds more, and the XDG
 directories a test gives it: a login session is an XDG_RUNTIME_DIR (0700),
 and persistent state an XDG_STATE_HOME.

@@ -3,13 +3,17 @@ this repository's HEAD (what is committed; the build takes a few minutes):
 
 1. ``make install DESTDIR=<stage> PREFIX=/usr/local``: the staged tree has the
    three library names (a real file, the SONAME link, the development link),
-   the header, versiongate.pc free of the staging path, the command and its
-   man page; ``make uninstall`` with the same DESTDIR leaves no file.
+   the header, versiongate.pc and the CMake package free of the staging
+   path, the command (no run path: /usr/local/lib is a system directory)
+   and its man page; ``make uninstall`` with the same DESTDIR leaves no file.
 2. ``make install PREFIX=<prefix>``, then the clone's build trees are deleted:
    a C program built with ``pkg-config --cflags --libs versiongate`` against
    the prefix alone runs and loads the prefix's libversiongate.so.1; the
-   installed ``versiongate`` runs; ``man -l`` renders its page without a
-   warning; ``make uninstall`` leaves no file in the prefix.
+   installed ``versiongate`` runs, also without ``LD_LIBRARY_PATH`` (its
+   RUNPATH is the prefix's lib, nothing installed names the clone); a CMake
+   project (Tests/cmake) finds ``VersionGate 1.0``, builds and runs against
+   the prefix; ``man -l`` renders its page without a warning; ``make
+   uninstall`` leaves no file in the prefix.
 3. ``pip install ./python`` into a fresh virtual environment; with the build
    trees gone, the package imports and checks from outside the repository.
 """
@@ -95,13 +99,42 @@ def test_the_staged_tree_and_its_uninstall(installed):
     header = stage / "usr/local/include/versiongate.h"     # the file, not include/'s symlink
     canonical = installed["clone"] / "Sources/VersionGateC/include/versiongate.h"
     assert not header.is_symlink() and header.read_bytes() == canonical.read_bytes()
+    cmake_config = (lib / "cmake/VersionGate/VersionGateConfig.cmake").read_text()
+    assert str(stage) not in cmake_config and 'set(_versiongate_include "/usr/local/include")' in cmake_config
+    dynamic = sh(["readelf", "-d", stage / "usr/local/bin/versiongate"], stage).stdout
+    assert "(RUNPATH)" not in dynamic and "(RPATH)" not in dynamic and "libversiongate.so.1" in dynamic
     assert files_under(stage) == sorted([
         "usr/local/bin/versiongate", "usr/local/include/versiongate.h",
+        "usr/local/lib/cmake/VersionGate/VersionGateConfig.cmake",
+        "usr/local/lib/cmake/VersionGate/VersionGateConfigVersion.cmake",
         "usr/local/lib/libversiongate.so", "usr/local/lib/libversiongate.so.1",
         "usr/local/lib/libversiongate.so.%s" % version, "usr/local/lib/pkgconfig/versiongate.pc",
         "usr/local/share/man/man1/versiongate.1"])
     sh(["make", "uninstall", "DESTDIR=%s" % stage, "PREFIX=/usr/local"], installed["clone"])
     assert files_under(stage) == []
+
+
+def test_a_cmake_project_against_the_prefix(installed):
+    """find_package(VersionGate 1.0) and VersionGate::versiongate, from the
+    prefix alone (CMAKE_PREFIX_PATH); a newer or another major is refused.
+    Before the pkg-config test, which uninstalls the prefix."""
+    root, prefix, version = installed["root"], installed["prefix"], installed["version"]
+    assert (prefix / "lib/cmake/VersionGate/VersionGateConfigVersion.cmake").is_file()
+    build = root / "cmake-build"
+    env = clean_env()
+    sh(["cmake", "-S", installed["clone"] / "Tests/cmake", "-B", build, "-DCMAKE_PREFIX_PATH=%s" % prefix], root, env)
+    sh(["cmake", "--build", build], root, env)
+    out = sh([build / "gate_check", installed["gate"], "1.0.40"], root, env).stdout
+    assert out == "1 %s\n" % version                      # OPTIONAL, from the installed library
+    ldd = sh(["ldd", build / "gate_check"], root, env).stdout
+    assert "libversiongate.so.1 => %s/lib/libversiongate.so.1" % prefix in ldd
+    for wanted in ("2.0", "1.%d" % (int(version.split(".")[1]) + 1)):
+        (root / "too-new").mkdir(exist_ok=True)
+        (root / "too-new/CMakeLists.txt").write_text(
+            "cmake_minimum_required(VERSION 3.16)\nproject(too_new C)\nfind_package(VersionGate %s REQUIRED)\n" % wanted)
+        proc = subprocess.run(["cmake", "-S", root / "too-new", "-B", root / ("too-new-" + wanted),
+                               "-DCMAKE_PREFIX_PATH=%s" % prefix], env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode != 0 and "VersionGate" in proc.stderr, (wanted, proc.stderr)
 
 
 def test_a_program_built_with_pkg_config_against_the_prefix(installed):
@@ -120,6 +153,14 @@ def test_a_program_built_with_pkg_config_against_the_prefix(installed):
 
     command = prefix / "bin/versiongate"
     assert sh([command, "--version"], root, run_env).stdout.startswith("versiongate %s" % version)
+    # A prefix the loader is not told about: the command finds its library
+    # by RUNPATH, which names the prefix, never the clone or $ORIGIN.
+    runpath = sh(["readelf", "-d", command], root).stdout
+    assert "Library runpath: [%s/lib]" % prefix in runpath and "(RPATH)" not in runpath
+    assert sh([command, "--version"], root, clean_env()).stdout == "versiongate %s (libversiongate %s)\n" % (version, version)
+    # Nor do the text files (the binaries' debug information names their sources).
+    texts = [prefix / "lib/pkgconfig/versiongate.pc", *sorted((prefix / "lib/cmake/VersionGate").iterdir())]
+    assert len(texts) == 3 and [t for t in texts if str(installed["clone"]) in t.read_text()] == []
     proc = subprocess.run([command, "check", "--source", installed["gate"], "--version", "1.0.40"],
                           env=run_env, capture_output=True, timeout=60)
     assert proc.returncode == 10                              # OPTIONAL
