@@ -10,6 +10,10 @@ final class ClientHandle: Sendable {
     let lastError = Mutex<CText?>(nil)
     /// vg_client_set_log_callback's; a call uses the one set when it began.
     let logTarget = Mutex<LogTarget?>(nil)
+    /// vg_client_set_event_callback's; a check uses the one set when it began.
+    let eventTarget = Mutex<EventTarget?>(nil)
+    /// What update_confirmed needs, read once per source and platform.
+    let confirmations = UpdateConfirmations()
 }
 
 func clientHandle(_ pointer: OpaquePointer?) -> ClientHandle? {
@@ -86,8 +90,14 @@ public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clie
     if let forked = ForkGuard.refusal { return deliver(GateResult(failOpen: forked), to: out) }
     let handle = clientHandle(client)
     let logging = handle?.callLog()
-    let code = deliver(check(handle?.client, current, log: logging?.1), to: out)
+    // With no event callback, nothing event-related is built or read.
+    let events = handle?.eventTarget.withLock { $0 }
+    let result = check(handle?.client, current, log: logging?.1)
+    let code = deliver(result, to: out)
     logging?.0.deliver(logging?.1)
+    if let events, let handle {
+        events.deliver(GateEvents.check(result, client: handle.client, confirmations: handle.confirmations))
+    }
     return code
 }
 

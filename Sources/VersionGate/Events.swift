@@ -1,0 +1,41 @@
+import Synchronization
+import VersionGateC
+import VersionGateCore
+import VersionGateSystem
+
+/// A client's event callback and its userdata, as the host gave them.
+struct EventTarget: @unchecked Sendable {   // the host owns userdata and says it may cross threads
+    let function: vg_event_fn
+    let userdata: UnsafeMutableRawPointer?
+
+    /// A call's events, on the calling thread, after the call is done: no
+    /// library lock is held, so the callback may call the library.
+    func deliver(_ events: [String]) {
+        for event in events { event.withCString { function($0, userdata) } }
+    }
+}
+
+@_cdecl("vg_client_set_event_callback")
+public func vg_client_set_event_callback(_ client: OpaquePointer?, _ function: vg_event_fn?,
+                                         _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
+    handle.eventTarget.withLock { $0 = function.map { EventTarget(function: $0, userdata: userdata) } }
+    return VG_OK.rawValue
+}
+
+@_cdecl("vg_client_report")
+public func vg_client_report(_ client: OpaquePointer?, _ result: OpaquePointer?,
+                             _ outcome: UnsafePointer<CChar>?) -> Int32 {
+    guard let handle = clientHandle(client), let result,
+          let outcome = outcome.flatMap({ String(validatingCString: $0) }).flatMap(ReportedOutcome.init(rawValue:))
+    else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
+    let gateResult = Unmanaged<GateResult>.fromOpaque(UnsafeRawPointer(result)).takeUnretainedValue()
+    let target = handle.eventTarget.withLock { $0 }
+    let (event, failure) = GateEvents.report(outcome, gateResult, client: handle.client,
+                                             confirmations: handle.confirmations, emit: target != nil)
+    if outcome == .skip { handle.lastError.withLock { $0 = failure.map { CText($0.message) } } }
+    if let target, let event { target.deliver([event]) }
+    return errorCode(failure)
+}
