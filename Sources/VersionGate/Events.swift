@@ -27,15 +27,20 @@ public func vg_client_set_event_callback(_ client: OpaquePointer?, _ function: v
 @_cdecl("vg_client_report")
 public func vg_client_report(_ client: OpaquePointer?, _ result: OpaquePointer?,
                              _ outcome: UnsafePointer<CChar>?) -> Int32 {
-    guard let handle = clientHandle(client), let result,
-          let outcome = outcome.flatMap({ String(validatingCString: $0) }).flatMap(ReportedOutcome.init(rawValue:))
-    else { return VG_EINVAL.rawValue }
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
     if let forked = ForkGuard.refusal { return forked.code }
+    let text = outcome.flatMap { String(validatingCString: $0) }
+    guard let result, let outcome = text.flatMap(ReportedOutcome.init(rawValue:)) else {
+        let why: GateFailure = result == nil ? .invalidArgument("result is NULL")
+            : .invalidArgument("unknown outcome \(text.map { OneLine.quoted($0, max: 64) } ?? "NULL")")
+        handle.lastError.withLock { $0 = CText(why.message) }
+        return why.code
+    }
     let gateResult = Unmanaged<GateResult>.fromOpaque(UnsafeRawPointer(result)).takeUnretainedValue()
     let target = handle.eventTarget.withLock { $0 }
     let (event, failure) = GateEvents.report(outcome, gateResult, client: handle.client,
                                              confirmations: handle.confirmations, emit: target != nil)
-    if outcome == .skip { handle.lastError.withLock { $0 = failure.map { CText($0.message) } } }
+    handle.lastError.withLock { $0 = failure.map { CText($0.message) } }
     if let target, let event { target.deliver([event]) }
     return errorCode(failure)
 }

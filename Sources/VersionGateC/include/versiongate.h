@@ -347,7 +347,8 @@ int vg_client_set_event_callback(vg_client *client, vg_event_fn fn, void *userda
  * Returns VG_OK; VG_EINVAL for a NULL client or result or an unknown
  * outcome (then nothing is emitted or recorded); VG_EFORK in a fork()
  * child; for "skip", vg_client_skip_version's errors (the event is still
- * emitted, vg_client_last_error says why). Thread-safe with checks. */
+ * emitted). On an error vg_client_last_error says why (and is cleared on
+ * success), as after vg_client_set. Thread-safe with checks. */
 int vg_client_report(vg_client *client, const vg_result *result, const char *outcome);
 
 /* ------------------------------------------------------------------ */
