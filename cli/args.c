@@ -26,7 +26,7 @@ static const struct {
     {"compare", OPT_POSITIONAL, 2},
     {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET | OPT_VERBOSE, 0},
     {"lint", OPT_POSITIONAL | OPT_PLATFORM, 1},
-    {"simulate", OPT_SOURCE | OPT_VERSIONS | OPT_PLATFORM | OPT_SET | OPT_VERBOSE, 0},
+    {"simulate", OPT_SOURCE | OPT_VERSIONS | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_EVENTS, 0},
     {"refresh", OPT_SOURCE | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_DETACH | OPT_MAYBE_VERSION, 0},
 };
 
@@ -145,7 +145,8 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
             } else if (valued[o].flag == OPT_VERSIONS) {
                 args->versions = value;
             } else if (valued[o].flag == OPT_EVENTS) {
-                args->events = value;
+                /* simulate reads events files; the other verbs append to one. */
+                if (allowed & OPT_VERSIONS) args->funnel = value; else args->events = value;
             } else {
                 const char *equals = strchr(value, '=');
                 if (!equals || equals == value) {
@@ -182,13 +183,16 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
     }
     if (status != 0) return status;
 
-    if ((allowed & OPT_SOURCE) && !args->has_source) return fail(args, "--source is required");
+    /* simulate --events reads events files only: no source, no installed base. */
+    int funnel_only = args->funnel && !args->versions;
+    if ((allowed & OPT_SOURCE) && !args->has_source && !funnel_only) return fail(args, "--source is required");
     if ((allowed & OPT_VERSION) && !args->version && !args->has_version_from)
         return fail(args, "--version or --version-from is required");
     if (args->version && args->has_version_from)
         return fail(args, "--version and --version-from are exclusive: one says which version runs");
     if ((allowed & OPT_STORE) && !args->has_store) return fail(args, "--store is required");
-    if ((allowed & OPT_VERSIONS) && !args->versions) return fail(args, "--versions FILE is required");
+    if ((allowed & OPT_VERSIONS) && !args->versions && !args->funnel)
+        return fail(args, "--versions FILE or --events FILE is required");
     if ((allowed & OPT_POSITIONAL) && args->positional_count != positionals)
         return fail(args, positionals == 2 ? "needs two versions: A B" : "needs one FILE");
     if ((allowed & OPT_COMMAND) && args->command_count == 0) return fail(args, "needs -- COMMAND [ARG...]");

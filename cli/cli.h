@@ -51,7 +51,8 @@ typedef struct vgcli_args {
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
     const char *versions;       /* simulate --versions FILE */
-    const char *events;         /* check, exec, explain --events FILE */
+    const char *events;         /* check, exec, explain --events FILE: appended to */
+    const char *funnel;         /* simulate --events FILE: read */
     vgcli_setting *settings;    /* --source, --platform, --store, --app-id, --version-from, --set, in order */
     size_t setting_count;
     int has_source, has_store;

@@ -98,14 +98,19 @@ static const struct {
      "  versiongate lint remote_config_template.json --platform linux --platform ios\n"},
     {"simulate",
      "Usage: versiongate simulate --source S --versions FILE [--platform P] [--set KEY=VALUE]...\n"
+     "       versiongate simulate --events FILE\n"
      "Reads lines of VERSION COUNT (the installed base; # starts a comment) and prints how\n"
      "many installations, and what share, would get each status:\n"
      "  mandatory N P%\n  optional N P%\n  up_to_date N P%\n"
      "A staged OPTIONAL counts its rollout percent of COUNT as optional. Records nothing.\n"
+     "--events FILE (JSON lines of exec --events, e.g. collected from many machines) prints\n"
+     "the funnel per version, what users did with the prompt and how many updates took:\n"
+     "  version prompted later skip dismissed update confirmed\n"
      "\n"
      "Examples:\n"
      "  versiongate simulate --source gate.json --versions installed.txt\n"
-     "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"},
+     "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"
+     "  versiongate simulate --events events.jsonl\n"},
     {"refresh",
      "Usage: versiongate refresh --source S [--version V] [--platform P] [--set KEY=VALUE]... [--detach] [--verbose]\n"
      "Fetches the remote source S into the cache unless the cache is fresh, under the same\n"

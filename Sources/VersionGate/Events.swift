@@ -44,3 +44,20 @@ public func vg_client_report(_ client: OpaquePointer?, _ result: OpaquePointer?,
     if let target, let event { target.deliver([event]) }
     return errorCode(failure)
 }
+
+@_cdecl("vg_events_funnel")
+public func vg_events_funnel(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                             _ path: UnsafePointer<CChar>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    out.pointee = nil
+    guard let path, let pathText = String(validatingCString: path) else { return VG_EINVAL.rawValue }
+    var funnel = EventFunnel()
+    do {
+        funnel.add(lines: try POSIXFiles().read(pathText, maxBytes: EventFunnel.maxFileBytes, trust: .document).bytes)
+    } catch {
+        out.pointee = mallocCopy(error.message + "\n")
+        return error.code
+    }
+    out.pointee = mallocCopy(funnel.text)
+    return out.pointee == nil ? VG_ENOMEM.rawValue : VG_OK.rawValue
+}

@@ -321,3 +321,63 @@ def test_events_file_rules_as_an_ordinary_user(nobody_world):
     assert proc.returncode == 0
     assert "writable by group or others, refused" in proc.stderr.decode()
     assert loose.read_text() == ""
+
+
+# -- simulate --events: the funnel ------------------------------------------------
+
+def test_simulate_prints_the_funnel_of_real_exec_runs(env, doc, tmp_path):
+    events = tmp_path / "events.jsonl"
+    # Three machines' worth of launches, each its own state: 1.0.40 shown three times.
+    answers = [(0, None), (1, None), (1, "Skip this version\n")]
+    for n, (code, out) in enumerate(answers):
+        env.fake("zenity", exit_code=code, stdout=out)
+        state = tmp_path / ("state-%d" % n)
+        state.mkdir(mode=0o700)
+        env.new_session()
+        assert run(["exec", "--source", doc, "--version", "1.0.40", "--events", events, "--", str(env.probe)],
+                   env.vars(XDG_STATE_HOME=str(state))).returncode == 0
+    # The first machine came back on 1.0.42; a MANDATORY one closed its prompt.
+    run(["exec", "--source", doc, "--version", "1.0.42", "--events", events, "--", str(env.probe)],
+        env.vars(XDG_STATE_HOME=str(tmp_path / "state-0")))
+    env.fake("zenity", exit_code=1)
+    run(["exec", "--source", doc, "--version", "1.0.38", "--events", events, "--", str(env.probe)], env.vars())
+    with events.open("a") as f:
+        f.write("not json\n{\"event\":\"from_the_future\"}\n")
+    proc = run(["simulate", "--events", events], env.vars())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.decode().splitlines() == [
+        "version prompted later skip dismissed update confirmed",
+        "1.0.38 1 0 0 1 0 0",
+        "1.0.40 3 1 1 0 1 1",
+        "# 2 lines not counted",
+    ]
+    # 4 + 3 + 3 lines of the prompts, 2 of the confirmation, 3 of MANDATORY, 2 junk: simulate appended nothing.
+    assert events.read_text().count("\n") == 4 + 3 + 3 + 2 + 3 + 2
+
+
+def test_simulate_events_beside_an_installed_base_and_errors(env, doc, tmp_path):
+    events = tmp_path / "events.jsonl"
+    events.write_text('{"event":"update_confirmed","from":"1.0.40","to":"1.0.41"}\n')
+    base = tmp_path / "installed.txt"
+    base.write_text("1.0.38 1\n1.0.41 3\n")
+    proc = run(["simulate", "--source", doc, "--versions", base, "--events", events], env.vars())
+    assert proc.stdout.decode().splitlines() == [
+        "mandatory 1 25.0%", "optional 0 0.0%", "up_to_date 3 75.0%",
+        "version prompted later skip dismissed update confirmed", "1.0.40 0 0 0 0 0 1"]
+    missing = run(["simulate", "--events", tmp_path / "missing.jsonl"], env.vars())
+    assert missing.returncode == 2 and "cannot open" in missing.stderr.decode()
+    neither = run(["simulate", "--source", doc], env.vars())
+    assert neither.returncode == 2 and "--versions FILE or --events FILE is required" in neither.stderr.decode()
+
+
+def test_python_events_funnel(tmp_path):
+    events = tmp_path / "events.jsonl"
+    events.write_text('{"event":"outcome","outcome":"shown","current":"2.0"}\n'
+                      '{"event":"outcome","outcome":"update","current":"2.0"}\n'
+                      '{"event":"update_confirmed","from":"2.0","to":"2.1"}\n'
+                      '{"event":"outcome","outcome":"shown","current":"not a version"}\n')
+    assert vg.events_funnel(events).splitlines() == [
+        "version prompted later skip dismissed update confirmed", "2.0 1 0 0 0 1 1", "# 1 line not counted"]
+    with pytest.raises(vg.VersionGateError) as raised:
+        vg.events_funnel(tmp_path / "missing.jsonl")
+    assert raised.value.code == vg.Error.ECONFIG and "cannot open" in str(raised.value)

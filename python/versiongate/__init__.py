@@ -56,6 +56,7 @@ __all__ = [
     "compare",
     "decide",
     "error_name",
+    "events_funnel",
     "find_library_path",
     "library_version",
     "lint",
@@ -249,6 +250,8 @@ vg_client_set_event_callback = _declare(
     "vg_client_set_event_callback", c_int, [_vg_client_p, _vg_event_fn, c_void_p], _errcheck_code)
 vg_client_report = _declare(
     "vg_client_report", c_int, [_vg_client_p, _vg_result_p, c_char_p], _errcheck_set)
+# The funnel comes back through char **out, on errors too (_take_string).
+vg_events_funnel = _declare("vg_events_funnel", c_int, [POINTER(c_void_p), c_char_p])
 
 # Result getters. Strings are owned by the result: c_char_p copies them while
 # the result is alive; they are never freed by us.
@@ -710,6 +713,18 @@ def lint(path: PathLike, platforms: Optional[str] = None) -> list[str]:
     if code not in (Error.OK, Error.ECONFIG) or text is None:
         raise VersionGateError(code)
     return text.splitlines()
+
+
+def events_funnel(path: PathLike) -> str:
+    """The funnel of an events file, as ``versiongate simulate --events``
+    prints it (vg_events_funnel); raises with the library's reason when the
+    file cannot be read."""
+    out = c_void_p(None)
+    code = vg_events_funnel(ctypes.byref(out), _encode_path(path))
+    text = _take_string(out)
+    if code != Error.OK or text is None:
+        raise VersionGateError(code, text.strip() if text else None)
+    return text
 
 
 def open_url(url: StrOrBytes) -> Error:

@@ -351,6 +351,18 @@ int vg_client_set_event_callback(vg_client *client, vg_event_fn fn, void *userda
  * success), as after vg_client_set. Thread-safe with checks. */
 int vg_client_report(vg_client *client, const vg_result *result, const char *outcome);
 
+/* The funnel of an events file (JSON lines as `versiongate exec --events`
+ * writes them), what `versiongate simulate --events` prints: a header
+ * line, then per version, oldest first,
+ *   VERSION PROMPTED LATER SKIP DISMISSED UPDATE CONFIRMED
+ * counting "outcome" events by the version they were shown to (shown,
+ * later, skip, dismissed, update) and "update_confirmed" by its "from";
+ * then "# N lines not counted" when some were not events. *out receives
+ * the text (free it with vg_free); on an error, why.
+ * Returns VG_OK; VG_EINVAL (NULL out or path), VG_ECONFIG (the file cannot
+ * be read, is another user's or writable by others, or is over 64 MiB). */
+int vg_events_funnel(char **out, const char *path);
+
 /* ------------------------------------------------------------------ */
 /* Before publishing (versiongate lint)                                 */
 /* ------------------------------------------------------------------ */
