@@ -276,8 +276,18 @@ static void test_update_confirmed(void)
     vg_client_set_event_callback(dry, remember, &c);
     check_once(dry, "1.0.38");
     CHECK(state_files("confirm-") == 0);
-    vg_client_free(dry);
     CHECK(confirmations_in_children(1, "1.0.42") == 0);
+    /* ...nor claims one: the record is still there for a real check. */
+    vg_client *real = client_for(gate_path);
+    vg_client_set_event_callback(real, remember, &c);
+    check_once(real, "1.0.38");
+    vg_client_free(real);
+    int before = count(c.text, "update_confirmed");
+    check_once(dry, "1.0.42");
+    CHECK(count(c.text, "update_confirmed") == before);
+    CHECK(state_files("confirm-") == 1);
+    vg_client_free(dry);
+    CHECK(confirmations_in_children(1, "1.0.42") == 1);
 }
 
 /* The callback checks once more on its own client (depth 1 only). */

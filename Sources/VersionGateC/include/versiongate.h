@@ -331,9 +331,9 @@ typedef void (*vg_event_fn)(const char *event_json, void *userdata);
  * under $XDG_STATE_HOME/versiongate/ (the user's own 0700 directory, like
  * every state file), holding the first prompted version. It is written by
  * a check that says to prompt only while an event callback is set (a host
- * that listens to no events pays nothing), and by every vg_client_report;
- * not under "dry_run". A client reads it at most once per source and
- * platform. */
+ * that listens to no events pays nothing), and by every vg_client_report.
+ * Under "dry_run" it is neither written nor claimed. A client reads it at
+ * most once per source and platform. */
 int vg_client_set_event_callback(vg_client *client, vg_event_fn fn, void *userdata);
 
 /* For a host that shows its own prompt: what the user did with `result`'s

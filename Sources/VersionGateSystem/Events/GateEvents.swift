@@ -6,17 +6,18 @@ import VersionGateCore
 package enum GateEvents {
     /// A check's events: `update_confirmed` first when this check shows the
     /// update took, then `decided`. A prompting check of a valid version is
-    /// recorded for a later `update_confirmed` (not under dry_run).
+    /// recorded for a later `update_confirmed`. Under dry_run neither happens.
     package static func check(_ result: GateResult, client: GateClient, confirmations: UpdateConfirmations) -> [String] {
         let (options, _) = client.settings
         let context = context(result, platform: options.platform, client.system)
         var events: [String] = []
-        if let source = result.source, let current = result.current {
+        // dry_run changes nothing: a record is neither claimed nor written.
+        if let source = result.source, let current = result.current, !options.dryRun {
             if let record = confirmations.claim(source: source, platform: options.platform, current: current,
                                                 client.system) {
                 events.append(EventJSON.text(.updateConfirmed, context, record.confirmedMembers(to: current)))
             }
-            if result.shouldPrompt && !options.dryRun {
+            if result.shouldPrompt {
                 confirmations.recordPrompt(source: source, platform: options.platform, version: current,
                                            status: result.status, now: context.time, client.system)
             }
