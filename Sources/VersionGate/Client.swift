@@ -96,7 +96,8 @@ public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clie
     let code = deliver(result, to: out)
     logging?.0.deliver(logging?.1)
     if let events, let handle {
-        events.deliver(GateEvents.check(result, client: handle.client, confirmations: handle.confirmations))
+        events.deliver(GateEvents.check(result, decided: ResultFields.members(ResultFields.decidedKeys, of: result),
+                                        client: handle.client, confirmations: handle.confirmations))
     }
     return code
 }

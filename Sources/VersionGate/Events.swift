@@ -15,6 +15,27 @@ struct EventTarget: @unchecked Sendable {   // the host owns userdata and says i
     }
 }
 
+extension ResultFields {
+    /// The result fields a `decided` event carries, in this order.
+    static let decidedKeys = ["status", "rule", "reason", "min_required", "latest", "origin", "should_prompt"]
+
+    /// Those fields of `result` as the result's JSON writes them.
+    static func members(_ keys: [String], of result: GateResult) -> [(String, JSONValue)] {
+        keys.compactMap { key in byKey[key].map { (key, $0.value(result).json) } }
+    }
+}
+
+extension ResultValue {
+    var json: JSONValue {
+        switch self {
+        case .text(let text): return text.map(JSONValue.string) ?? .null
+        // Exact below 2^53 (JSONValue numbers are Doubles); no decided field is a number.
+        case .number(let number): return number.map { .number(Double($0)) } ?? .null
+        case .flag(let flag): return .bool(flag)
+        }
+    }
+}
+
 @_cdecl("vg_client_set_event_callback")
 public func vg_client_set_event_callback(_ client: OpaquePointer?, _ function: vg_event_fn?,
                                          _ userdata: UnsafeMutableRawPointer?) -> Int32 {

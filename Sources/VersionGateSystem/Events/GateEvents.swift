@@ -5,9 +5,11 @@ import VersionGateCore
 /// here runs.
 package enum GateEvents {
     /// A check's events: `update_confirmed` first when this check shows the
-    /// update took, then `decided`. A prompting check of a valid version is
+    /// update took, then `decided` with `decided`'s members (the result's
+    /// fields of those names). A prompting check of a valid version is
     /// recorded for a later `update_confirmed`. Under dry_run neither happens.
-    package static func check(_ result: GateResult, client: GateClient, confirmations: UpdateConfirmations) -> [String] {
+    package static func check(_ result: GateResult, decided: [(String, JSONValue)], client: GateClient,
+                              confirmations: UpdateConfirmations) -> [String] {
         let (options, _) = client.settings
         let context = context(result, platform: options.platform, client.system)
         var events: [String] = []
@@ -22,23 +24,15 @@ package enum GateEvents {
                                            status: result.status, now: context.time, client.system)
             }
         }
-        events.append(EventJSON.text(.decided, context, [
-            ("status", .string(result.status.name)),
-            ("rule", .string(result.rule.nameText)),
-            ("reason", .string(result.reason.string)),
-            ("min_required", EventJSON.text(result.minRequired?.string)),
-            ("latest", EventJSON.text(result.latest?.string)),
-            ("origin", .string(LoadedConfig.Origin.name(result.origin))),
-            ("should_prompt", .bool(result.shouldPrompt)),
-        ]))
+        events.append(EventJSON.text(.decided, context, decided))
         return events
     }
 
     /// What the host did with `result`'s prompt (vg_client_report): the
     /// prompt is recorded for `update_confirmed`, "skip" skips the latest
     /// version, and the `outcome` event is returned (nil when `emit` is
-    /// false: no callback listens). Throws what skipping throws; the
-    /// outcome is still recorded then.
+    /// false: no callback listens), with why skipping failed, if it did
+    /// (the outcome is still recorded and emitted then).
     package static func report(_ outcome: ReportedOutcome, _ result: GateResult, client: GateClient,
                                confirmations: UpdateConfirmations, emit: Bool) -> (event: String?, failure: GateFailure?) {
         let (options, _) = client.settings
