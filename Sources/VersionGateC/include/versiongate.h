@@ -336,8 +336,8 @@ typedef void (*vg_event_fn)(const char *event_json, void *userdata);
  * most once per source and platform. */
 int vg_client_set_event_callback(vg_client *client, vg_event_fn fn, void *userdata);
 
-/* For a host that shows its own prompt: what the user did with `result`'s
- * (a result of a check, usually on this client). Emits the "outcome"
+/* For a host that shows its own prompt: what the user did with the prompt
+ * of `result` (a check's result, usually of this client). Emits the "outcome"
  * event to the client's event callback, if any, and records the prompt for
  * "update_confirmed" (with or without a callback). "skip" also does what
  * vg_client_skip_version(client, vg_result_latest(result)) does.
@@ -360,7 +360,8 @@ int vg_client_report(vg_client *client, const vg_result *result, const char *out
  * then "# N lines not counted" when some were not events. *out receives
  * the text (free it with vg_free); on an error, why.
  * Returns VG_OK; VG_EINVAL (NULL out or path), VG_ECONFIG (the file cannot
- * be read, is another user's or writable by others, or is over 64 MiB). */
+ * be read, is neither root's nor the user's, is writable by others, or is
+ * over 64 MiB). */
 int vg_events_funnel(char **out, const char *path);
 
 /* ------------------------------------------------------------------ */
