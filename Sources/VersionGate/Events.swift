@@ -41,7 +41,10 @@ public func vg_client_set_event_callback(_ client: OpaquePointer?, _ function: v
                                          _ userdata: UnsafeMutableRawPointer?) -> Int32 {
     guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
     if let forked = ForkGuard.refusal { return forked.code }
-    handle.eventTarget.withLock { $0 = function.map { EventTarget(function: $0, userdata: userdata) } }
+    handle.eventTarget.withLock { target in
+        target = function.map { EventTarget(function: $0, userdata: userdata) }
+        handle.listens.store(target != nil, ordering: .releasing)
+    }
     return VG_OK.rawValue
 }
 
