@@ -3,7 +3,8 @@
  * one "decided" per check on the calling thread; nothing without a
  * callback (no event, no state file); each reported outcome and an unknown
  * one; "update_confirmed" once across clients and processes, never for a
- * version that was never prompted, never twice; a callback that checks
+ * version that was never prompted, never twice, its file read once per
+ * client, nothing under dry_run; a callback that checks
  * again on its own client; 8 threads with their own clients; VG_EFORK in
  * a fork() child.
  *
@@ -265,6 +266,25 @@ static void test_update_confirmed(void)
     CHECK(strstr(c.text, "\"status_then\":\"OPTIONAL\"}") != NULL);
     vg_client_free(first);
     vg_client_free(second);
+
+    /* Read at most once per client: a record written by another process
+     * after this client looked is not its to confirm; a new client's. */
+    fresh_state("read-once");
+    HEARD(e);
+    vg_client *early = client_for(gate_path);
+    vg_client_set_event_callback(early, remember, &e);
+    check_once(early, "1.0.41");
+    CHECK(confirmations_in_children(1, "1.0.38") == 0);   /* prompted, recorded */
+    CHECK(state_files("confirm-") == 1);
+    check_once(early, "1.0.42");
+    CHECK(count(e.text, "update_confirmed") == 0);
+    CHECK(state_files("confirm-") == 1);
+    vg_client *late = client_for(gate_path);
+    vg_client_set_event_callback(late, remember, &e);
+    check_once(late, "1.0.42");
+    CHECK(count(e.text, "update_confirmed") == 1);
+    vg_client_free(early);
+    vg_client_free(late);
 
     /* Never prompted: an up-to-date version, then a newer one. */
     fresh_state("never-prompted");
