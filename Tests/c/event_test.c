@@ -4,9 +4,8 @@
  * callback (no event, no state file); each reported outcome and an unknown
  * one; "update_confirmed" once across clients and processes, never for a
  * version that was never prompted, never twice, its file read once per
- * client, nothing under dry_run; a callback that checks
- * again on its own client; 8 threads with their own clients; VG_EFORK in
- * a fork() child.
+ * client, nothing under dry_run; a callback that checks again on its own
+ * client; 8 threads with their own clients; VG_EFORK in a fork() child.
  *
  * Build and run (Tests/c/run.sh does this):
  *   gcc -std=c99 -Wall -Wextra -Werror -pthread -ISources/VersionGateC/include \
