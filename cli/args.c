@@ -11,7 +11,8 @@ enum {
     OPT_SOURCE = 1 << 0, OPT_VERSION = 1 << 1, OPT_PLATFORM = 1 << 2, OPT_SET = 1 << 3,
     OPT_JSON = 1 << 4, OPT_DIALOG = 1 << 5, OPT_STORE = 1 << 6, OPT_APP_ID = 1 << 7,
     OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_VERSIONS = 1 << 11,
-    OPT_DETACH = 1 << 12, OPT_MAYBE_VERSION = 1 << 13  /* --version allowed, not required */
+    OPT_DETACH = 1 << 12, OPT_MAYBE_VERSION = 1 << 13, /* --version allowed, not required */
+    OPT_EVENTS = 1 << 14
 };
 
 static const struct {
@@ -19,13 +20,13 @@ static const struct {
     unsigned options;
     size_t positionals;         /* with OPT_POSITIONAL: how many */
 } verbs[] = {
-    {"check", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_JSON | OPT_VERBOSE, 0},
-    {"exec", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_DIALOG | OPT_COMMAND | OPT_VERBOSE, 0},
-    {"explain", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_VERBOSE, 0},
+    {"check", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_JSON | OPT_VERBOSE | OPT_EVENTS, 0},
+    {"exec", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_DIALOG | OPT_COMMAND | OPT_VERBOSE | OPT_EVENTS, 0},
+    {"explain", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_EVENTS, 0},
     {"compare", OPT_POSITIONAL, 2},
     {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET | OPT_VERBOSE, 0},
     {"lint", OPT_POSITIONAL | OPT_PLATFORM, 1},
-    {"simulate", OPT_SOURCE | OPT_VERSIONS | OPT_PLATFORM | OPT_SET | OPT_VERBOSE, 0},
+    {"simulate", OPT_SOURCE | OPT_VERSIONS | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_EVENTS, 0},
     {"refresh", OPT_SOURCE | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_DETACH | OPT_MAYBE_VERSION, 0},
 };
 
@@ -119,6 +120,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
             {"--store", OPT_STORE, "store"}, {"--app-id", OPT_APP_ID, "app_id"},
             {"--version", OPT_VERSION, NULL}, {"--dialog", OPT_DIALOG, NULL}, {"--set", OPT_SET, NULL},
             {"--versions", OPT_VERSIONS, NULL}, {"--version-from", OPT_VERSION, "installed_version_from"},
+            {"--events", OPT_EVENTS, NULL},
         };
         int matched = 0;
         for (size_t o = 0; o < sizeof valued / sizeof valued[0] && !matched && status == 0; o++) {
@@ -142,6 +144,9 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
                 args->dialog = value;
             } else if (valued[o].flag == OPT_VERSIONS) {
                 args->versions = value;
+            } else if (valued[o].flag == OPT_EVENTS) {
+                /* simulate reads events files; the other verbs append to one. */
+                if (allowed & OPT_VERSIONS) args->funnel = value; else args->events = value;
             } else {
                 const char *equals = strchr(value, '=');
                 if (!equals || equals == value) {
@@ -178,13 +183,16 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
     }
     if (status != 0) return status;
 
-    if ((allowed & OPT_SOURCE) && !args->has_source) return fail(args, "--source is required");
+    /* simulate --events reads events files only: no source, no installed base. */
+    int funnel_only = args->funnel && !args->versions;
+    if ((allowed & OPT_SOURCE) && !args->has_source && !funnel_only) return fail(args, "--source is required");
     if ((allowed & OPT_VERSION) && !args->version && !args->has_version_from)
         return fail(args, "--version or --version-from is required");
     if (args->version && args->has_version_from)
         return fail(args, "--version and --version-from are exclusive: one says which version runs");
     if ((allowed & OPT_STORE) && !args->has_store) return fail(args, "--store is required");
-    if ((allowed & OPT_VERSIONS) && !args->versions) return fail(args, "--versions FILE is required");
+    if ((allowed & OPT_VERSIONS) && !args->versions && !args->funnel)
+        return fail(args, "--versions FILE or --events FILE is required");
     if ((allowed & OPT_POSITIONAL) && args->positional_count != positionals)
         return fail(args, positionals == 2 ? "needs two versions: A B" : "needs one FILE");
     if ((allowed & OPT_COMMAND) && args->command_count == 0) return fail(args, "needs -- COMMAND [ARG...]");

@@ -12,6 +12,7 @@
  *   refresh.c refresh: the cache brought up to date, detached when asked
  *   explain.c explain
  *   exec.c    exec: the check, the prompt, then execv COMMAND (or exit 20)
+ *   events.c  --events FILE: the client's events appended as JSON lines
  *   prompt.c  where the prompt goes (--dialog auto) and the terminal prompt
  *   dialog.c  zenity, kdialog and notify-send argument vectors
  *   spawn.c   finding programs on PATH, posix_spawn with a clean fd set
@@ -50,6 +51,8 @@ typedef struct vgcli_args {
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
     const char *versions;       /* simulate --versions FILE */
+    const char *events;         /* check, exec, explain --events FILE: appended to */
+    const char *funnel;         /* simulate --events FILE: read */
     vgcli_setting *settings;    /* --source, --platform, --store, --app-id, --version-from, --set, in order */
     size_t setting_count;
     int has_source, has_store;
@@ -79,6 +82,11 @@ void vgcli_warn(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /* The fail-open warning for a result with an error; for a VG_OK one
  * decided from the cache or defaults after a failed fetch, that failure. */
 void vgcli_warn_result(const vg_result *result);
+
+/* ---- events.c ---- */
+/* --events PATH (NULL: nothing): the client's events appended to PATH, one
+ * JSON line each; a file that cannot be used warns and is left alone. */
+void vgcli_events_attach(vg_client *client, const char *path);
 
 /* ---- verbs ---- */
 int vgcli_check(const vgcli_args *args);

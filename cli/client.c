@@ -33,6 +33,7 @@ vg_client *vgcli_client(const vgcli_args *args, char *error, size_t error_size) 
         vg_client_set(client, "log_level", args->verbose > 1 ? "debug" : "info");
         vg_client_set_log_callback(client, log_to_stderr, NULL);
     }
+    vgcli_events_attach(client, args->events);
     return client;
 }
 

@@ -26,17 +26,50 @@ int vgcli_exec_command(char **command) {
     return error == ENOENT ? VGCLI_EXIT_NOTFOUND : VGCLI_EXIT_NOEXEC;
 }
 
-static void open_store(const char *url) {
+/* What the user did, told to the library: the "outcome" event for
+ * --events, and what update_confirmed needs later. */
+static void report(vg_client *client, const vg_result *result, const char *outcome) {
+    if (vg_client_report(client, result, outcome) != VG_OK) {
+        const char *why = vg_client_last_error(client);
+        if (strcmp(outcome, "skip") == 0) vgcli_warn("cannot skip this version: %s", why ? why : "refused");
+        else vgcli_warn("cannot record \"%s\": %s", outcome, why ? why : "refused");
+    }
+}
+
+static void open_store(vg_client *client, const vg_result *result, const char *url) {
     if (!url) {
         vgcli_warn("no store URL is known; nothing to open");
         return;
     }
     int code = vg_open_url(url);
     if (code != VG_OK) vgcli_warn("cannot open %s: %s", url, vg_strerror(code));
+    report(client, result, code == VG_OK ? "store_opened" : "store_open_failed");
+}
+
+/* The prompt's answer as an outcome; NULL when nothing was shown. */
+static const char *outcome_of(vgcli_answer answer) {
+    switch (answer) {
+    case VGCLI_UPDATE: return "update";
+    case VGCLI_LATER: return "later";
+    case VGCLI_SKIP: return "skip";
+    case VGCLI_DISMISSED: return "dismissed";
+    case VGCLI_NOT_SHOWN: return NULL;
+    }
+    return NULL;
+}
+
+/* "shown", then what the user chose, then the store. */
+static void answered(vg_client *client, const vg_result *result, const vgcli_prompt *prompt, vgcli_answer answer) {
+    const char *outcome = outcome_of(answer);
+    if (!outcome) return;
+    report(client, result, "shown");
+    report(client, result, outcome);
+    if (answer == VGCLI_UPDATE) open_store(client, result, prompt->url);
 }
 
 /* MANDATORY: the blocking prompt; COMMAND never starts. */
-static int blocked(const vg_result *result, const vgcli_prompt *prompt, vgcli_place place, const vgcli_args *args) {
+static int blocked(vg_client *client, const vg_result *result, const vgcli_prompt *prompt, vgcli_place place,
+                   const vgcli_args *args) {
     vgcli_answer answer = vgcli_show(place, prompt);
     if (answer == VGCLI_NOT_SHOWN) {
         if (place != VGCLI_PLACE_STDERR) vgcli_stderr_prompt(prompt);
@@ -45,7 +78,7 @@ static int blocked(const vg_result *result, const vgcli_prompt *prompt, vgcli_pl
                 : place == VGCLI_PLACE_NONE ? "--dialog none" : vgcli_place_name(place));
         if (place != VGCLI_PLACE_NONE) vgcli_notify(prompt);
     }
-    if (answer == VGCLI_UPDATE) open_store(prompt->url);
+    answered(client, result, prompt, answer);
     fprintf(stderr, "versiongate: %s not started: %s (%s)\n", args->command[0], vg_result_get(result, "reason"),
             vg_result_rule(result));
     return VGCLI_EXIT_MANDATORY;
@@ -56,14 +89,7 @@ static void offer(vg_client *client, const vg_result *result, const vgcli_prompt
     vgcli_answer answer = vgcli_show(place, prompt);
     if (answer == VGCLI_NOT_SHOWN && place != VGCLI_PLACE_NONE && vgcli_notify(prompt) != 0)
         vgcli_stderr_prompt(prompt);
-    if (answer == VGCLI_UPDATE) open_store(prompt->url);
-    if (answer == VGCLI_SKIP) {
-        const char *latest = vg_result_latest(result);
-        if (!latest || vg_client_skip_version(client, latest) != VG_OK) {
-            const char *why = vg_client_last_error(client);
-            vgcli_warn("cannot skip this version: %s", why ? why : "no latest version");
-        }
-    }
+    answered(client, result, prompt, answer);
 }
 
 int vgcli_exec(const vgcli_args *args) {
@@ -95,7 +121,7 @@ int vgcli_exec(const vgcli_args *args) {
     };
     int code = -1;
     if (status == VG_STATUS_MANDATORY)
-        code = blocked(result, &prompt, (vgcli_place)vgcli_place_for(mode, 1), args);
+        code = blocked(client, result, &prompt, (vgcli_place)vgcli_place_for(mode, 1), args);
     else if (status == VG_STATUS_OPTIONAL && vg_result_should_prompt(result))
         offer(client, result, &prompt, (vgcli_place)vgcli_place_for(mode, 0));
     vg_result_free(result);

@@ -25,7 +25,7 @@ static const struct {
      "Each verb takes --help. 'versiongate --version' prints the version.\n"
      "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n"},
     {"check",
-     "Usage: versiongate check --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]... [--json] [--verbose]\n"
+     "Usage: versiongate check --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]... [--json] [--events FILE] [--verbose]\n"
      "Prints the decision (status, message, store URL), or with --json the result object.\n"
      "Exit 0 up to date, 10 optional, 20 mandatory, 2 usage error. A source that fails\n"
      "gives 0 (fail-open) and a one-line warning on stderr.\n"
@@ -33,6 +33,8 @@ static const struct {
      "--version-from appstream[:ID] reads the installed version from the system's AppStream\n"
      "metainfo (ID defaults to the app_id option); file:PATH from a file's first line.\n"
      "--verbose (-v) prints the library's log on stderr: fetches, fallbacks; twice, every step.\n"
+     "--events FILE appends the library's events (decided, update_confirmed) to FILE, one JSON\n"
+     "line each; FILE is created 0600 and must be the user's own regular file (else a warning).\n"
      "\n"
      "Examples:\n"
      "  versiongate check --source /usr/share/myapp/gate.json --version 1.0.40\n"
@@ -41,7 +43,7 @@ static const struct {
      "  versiongate check --source gate.json --version 1.0 --set locale=de --set store=flathub --set app_id=org.example.App\n"},
     {"exec",
      "Usage: versiongate exec --source S (--version V | --version-from FROM)\n"
-     "                        [--dialog auto|terminal|zenity|kdialog|none] [--platform P] [--set KEY=VALUE]... [--verbose] -- COMMAND [ARG...]\n"
+     "                        [--dialog auto|terminal|zenity|kdialog|none] [--platform P] [--set KEY=VALUE]... [--events FILE] [--verbose] -- COMMAND [ARG...]\n"
      "Checks, then replaces itself with COMMAND (same pid, arguments unchanged, its exit status).\n"
      "OPTIONAL: prompts once (Update, Later, Skip this version), then runs COMMAND.\n"
      "MANDATORY: a blocking prompt whose Update opens the store; COMMAND never starts; exit 20.\n"
@@ -49,13 +51,16 @@ static const struct {
      "COMMAND without a slash is looked up in the absolute entries of PATH.\n"
      "--dialog auto (default): a terminal when stdin and stdout are ttys, else zenity or\n"
      "kdialog in a graphical session, else notify-send (OPTIONAL), else stderr.\n"
+     "--events FILE appends every event as a JSON line: decided, the prompt's outcome (shown,\n"
+     "update, later, skip, dismissed, store_opened), update_confirmed; a bad FILE only warns.\n"
      "\n"
      "Examples:\n"
      "  versiongate exec --source /usr/share/myapp/gate.json --version 1.0.40 -- /usr/bin/myapp\n"
      "  Exec=versiongate exec --source /usr/share/myapp/gate.json --version-from appstream:org.example.App -- /usr/bin/myapp %U\n"
      "  versiongate exec --dialog zenity --set remind_after_s=604800 --source gate.json --version 1.0 -- myapp \"$@\"\n"},
     {"explain",
-     "Usage: versiongate explain --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]... [--verbose]\n"
+     "Usage: versiongate explain --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]...\n"
+     "                           [--events FILE] [--verbose]\n"
      "Every step of one check: where the config came from, the thresholds, the rule that\n"
      "decided, the message language, the store URL and why, the session state.\n"
      "Changes nothing: no prompt is consumed. Exit 0.\n"
@@ -93,14 +98,19 @@ static const struct {
      "  versiongate lint remote_config_template.json --platform linux --platform ios\n"},
     {"simulate",
      "Usage: versiongate simulate --source S --versions FILE [--platform P] [--set KEY=VALUE]...\n"
+     "       versiongate simulate --events FILE\n"
      "Reads lines of VERSION COUNT (the installed base; # starts a comment) and prints how\n"
      "many installations, and what share, would get each status:\n"
      "  mandatory N P%\n  optional N P%\n  up_to_date N P%\n"
      "A staged OPTIONAL counts its rollout percent of COUNT as optional. Records nothing.\n"
+     "--events FILE (JSON lines of exec --events, e.g. collected from many machines) prints\n"
+     "the funnel per version, what users did with the prompt and how many updates took:\n"
+     "  version prompted later skip dismissed update confirmed\n"
      "\n"
      "Examples:\n"
      "  versiongate simulate --source gate.json --versions installed.txt\n"
-     "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"},
+     "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"
+     "  versiongate simulate --events events.jsonl\n"},
     {"refresh",
      "Usage: versiongate refresh --source S [--version V] [--platform P] [--set KEY=VALUE]... [--detach] [--verbose]\n"
      "Fetches the remote source S into the cache unless the cache is fresh, under the same\n"

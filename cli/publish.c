@@ -59,7 +59,23 @@ static int count_line(vg_client *client, const char *version, double count, tall
     return 0;
 }
 
+/* --events FILE: the funnel the library counts from the events in it. */
+static int funnel(const char *path) {
+    char *text = NULL;
+    int code = vg_events_funnel(&text, path);
+    if (code != VG_OK) {
+        fprintf(stderr, "versiongate simulate: --events %s: %s", path, text ? text : vg_strerror(code));
+        if (!text) fputc('\n', stderr);
+        vg_free(text);
+        return VGCLI_EXIT_USAGE;
+    }
+    fputs(text, stdout);
+    vg_free(text);
+    return VGCLI_EXIT_OK;
+}
+
 int vgcli_simulate(const vgcli_args *args) {
+    if (!args->versions) return funnel(args->funnel);
     char error[600];
     vg_client *client = vgcli_client(args, error, sizeof error);
     if (!client) return vgcli_usage_error("simulate", error);
@@ -96,5 +112,5 @@ int vgcli_simulate(const vgcli_args *args) {
     };
     for (size_t i = 0; i < 3; i++)
         printf("%s %.0f %.1f%%\n", rows[i].name, rows[i].n, total > 0 ? rows[i].n * 100 / total : 0.0);
-    return VGCLI_EXIT_OK;
+    return args->funnel ? funnel(args->funnel) : VGCLI_EXIT_OK;
 }

@@ -10,9 +10,14 @@ final class ClientHandle: Sendable {
     let lastError = Mutex<CText?>(nil)
     /// vg_client_set_log_callback's; a call uses the one set when it began.
     let logTarget = Mutex<LogTarget?>(nil)
-    /// Whether `logTarget` is set, read without its lock: a check with no
-    /// callback takes no lock for one.
-    let logging = Atomic<Bool>(false)
+    /// Whether `logTarget` is set: one load on the warm path, not a lock.
+    let logs = Atomic<Bool>(false)
+    /// vg_client_set_event_callback's; a check uses the one set when it began.
+    let eventTarget = Mutex<EventTarget?>(nil)
+    /// Whether `eventTarget` is set: one load on the warm path, not a lock.
+    let listens = Atomic<Bool>(false)
+    /// What update_confirmed needs, read once per source and platform.
+    let confirmations = UpdateConfirmations()
 }
 
 func clientHandle(_ pointer: OpaquePointer?) -> ClientHandle? {
@@ -89,8 +94,16 @@ public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ clie
     if let forked = ForkGuard.refusal { return deliver(GateResult(failOpen: forked), to: out) }
     let handle = clientHandle(client)
     let logging = handle?.callLog()
+    // With no event callback, nothing event-related is built or read.
+    let events = handle?.listens.load(ordering: .acquiring) == true ? handle?.eventTarget.withLock { $0 } : nil
     let code = deliver(check(handle?.client, current, log: logging?.1), to: out)
     logging?.0.deliver(logging?.1)
+    // The result is read back from `out`, so the warm path hands it over without keeping it.
+    if let events, let handle, let delivered = out.pointee {
+        let result = Unmanaged<GateResult>.fromOpaque(UnsafeRawPointer(delivered)).takeUnretainedValue()
+        events.deliver(GateEvents.check(result, decided: ResultFields.members(ResultFields.decidedKeys, of: result),
+                                        client: handle.client, confirmations: handle.confirmations))
+    }
     return code
 }
 

@@ -21,7 +21,7 @@ extension ClientHandle {
     /// A log for one call when a callback listens, else nil (then nothing
     /// is recorded or formatted).
     func callLog() -> (LogTarget, CallLog)? {
-        guard logging.load(ordering: .acquiring), let target = logTarget.withLock({ $0 }) else { return nil }
+        guard logs.load(ordering: .acquiring), let target = logTarget.withLock({ $0 }) else { return nil }
         return (target, CallLog(threshold: client.logLevel))
     }
 }
@@ -33,7 +33,7 @@ public func vg_client_set_log_callback(_ client: OpaquePointer?, _ function: vg_
     if let forked = ForkGuard.refusal { return forked.code }
     handle.logTarget.withLock { target in
         target = function.map { LogTarget(function: $0, userdata: userdata) }
-        handle.logging.store(target != nil, ordering: .releasing)
+        handle.logs.store(target != nil, ordering: .releasing)
     }
     return VG_OK.rawValue
 }

@@ -51,6 +51,7 @@ final class SystemSeamTests: XCTestCase {
         }
         func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> Bool { false }
         func remove(_ path: String) {}
+        func rename(_ path: String, to newName: String) -> Bool { false }
         func createExclusively(_ path: String) -> ExclusiveCreation {
             calls.withLock { $0.append(path) }
             return .failed("refused by the test")

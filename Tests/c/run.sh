@@ -4,6 +4,7 @@
 #  - Tests/c/abi_test.c, linked against build/lib/libversiongate.so, passes;
 #  - Tests/c/fork_test.c (a fork() mid-fetch: VG_EFORK in the child) passes;
 #  - Tests/c/log_test.c (the log callback) passes;
+#  - Tests/c/event_test.c (events, vg_client_report, update_confirmed) passes;
 #  - Tests/c/descriptors_test.c (no library socket in a fork+exec child) passes;
 #  - Tests/c/warm_alloc_test.c (a warm check allocates its result, little else) passes;
 #  - the exported functions are exactly the header's, each is pinned and
@@ -84,6 +85,7 @@ run_program() {
 run_program abi_test Tests/c/abi_test.c
 run_program fork_test Tests/c/fork_test.c    # the fork contract: VG_EFORK mid-fetch
 run_program log_test Tests/c/log_test.c      # the log callback
+run_program event_test Tests/c/event_test.c  # the event callback, vg_client_report, update_confirmed
 # No socket of the library's reaches a fork + exec child mid-fetch; -rdynamic
 # exports its getaddrinfo (a stalled name) to libcurl's resolver thread.
 run_program descriptors_test Tests/c/descriptors_test.c -rdynamic -ldl

@@ -4,6 +4,7 @@ for a terminal. Remote text is always literal."""
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -185,12 +186,14 @@ def test_dialog_has_a_clean_descriptor_set(env, doc, tmp_path):
 
 # -- a terminal ---------------------------------------------------------------
 
-def in_terminal(env, doc, version, answer: bytes):
-    """Runs exec on a pty (stdin and stdout ttys); types `answer` after the
-    prompt. Through subprocess, so scripts/proof's sanitizer variables reach
-    the child as they reach every other (Tests/sanitizers/vg_sanitizer_env.py)."""
+def in_terminal(env, doc, version, answer: bytes, *extra):
+    """Runs exec (with `extra` options) on a pty (stdin and stdout ttys);
+    types `answer` after the prompt. Through subprocess, so scripts/proof's
+    sanitizer variables reach the child as they reach every other
+    (Tests/sanitizers/vg_sanitizer_env.py)."""
     fd, tty = pty.openpty()
-    proc = subprocess.Popen([str(CLI), "exec", "--source", str(doc), "--version", version, "--", str(env.probe)],
+    proc = subprocess.Popen([str(CLI), "exec", "--source", str(doc), "--version", version, *map(str, extra),
+                             "--", str(env.probe)],
                             env=env.vars(), stdin=tty, stdout=tty, stderr=tty, start_new_session=True)
     os.close(tty)
     output = b""
@@ -226,6 +229,22 @@ def test_terminal_prompt_optional_skip(env, doc):
     code, output = in_terminal(env, doc, "1.0.40", b"\n")
     assert "Skip this version" not in output     # skipped: no prompt at all
     probe_output(env)
+
+
+@pytest.mark.parametrize("version,answer,outcomes", [
+    ("1.0.40", b"s\n", ["shown", "skip"]),
+    ("1.0.40", b"\n", ["shown", "later"]),
+    ("1.0.38", b"u\n", ["shown", "update", "store_opened"]),
+])
+def test_terminal_answers_are_reported_as_events(env, doc, tmp_path, version, answer, outcomes):
+    """exec --events: what the terminal prompt returned (docs/design.md, "Events")."""
+    env.fake("xdg-open")
+    events = tmp_path / "events.jsonl"
+    code, output = in_terminal(env, doc, version, answer, "--events", events)
+    assert code == (20 if version == "1.0.38" else 0), output
+    lines = [json.loads(line) for line in events.read_text().splitlines()]
+    assert [e["event"] for e in lines] == ["decided"] + ["outcome"] * len(outcomes)
+    assert [e["outcome"] for e in lines[1:]] == outcomes
 
 
 def test_terminal_prompt_mandatory_update(env, doc):

@@ -42,7 +42,7 @@ import logging
 import os
 from ctypes import POINTER, c_char_p, c_int, c_void_p
 from pathlib import Path
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Callable, Mapping, Optional, Union
 
 __all__ = [
     "Client",
@@ -56,6 +56,7 @@ __all__ = [
     "compare",
     "decide",
     "error_name",
+    "events_funnel",
     "find_library_path",
     "library_version",
     "lint",
@@ -243,6 +244,15 @@ _vg_log_fn = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 vg_client_set_log_callback = _declare(
     "vg_client_set_log_callback", c_int, [_vg_client_p, _vg_log_fn, c_void_p], _errcheck_code)
 
+# Events: one JSON object per call of the callback, valid only during it.
+_vg_event_fn = ctypes.CFUNCTYPE(None, c_char_p, c_void_p)
+vg_client_set_event_callback = _declare(
+    "vg_client_set_event_callback", c_int, [_vg_client_p, _vg_event_fn, c_void_p], _errcheck_code)
+vg_client_report = _declare(
+    "vg_client_report", c_int, [_vg_client_p, _vg_result_p, c_char_p], _errcheck_set)
+# The funnel comes back through char **out, on errors too (_take_string).
+vg_events_funnel = _declare("vg_events_funnel", c_int, [POINTER(c_void_p), c_char_p])
+
 # Result getters. Strings are owned by the result: c_char_p copies them while
 # the result is alive; they are never freed by us.
 vg_result_status = _declare("vg_result_status", c_int, [_vg_result_p])
@@ -407,13 +417,25 @@ class Result(_Handle):
     when the library keeps its contract).
     """
 
-    __slots__ = ("_handle", "code")
+    __slots__ = ("_handle", "code", "_client")
     _free = "vg_result_free"
     _kind = "result"
 
-    def __init__(self, handle: c_void_p, code: int):
+    def __init__(self, handle: c_void_p, code: int, client: Optional["Client"] = None):
         self._handle = handle
         self.code = code
+        self._client = client
+
+    def report(self, outcome: str) -> None:
+        """What the user did with this result's prompt, for a host that shows
+        its own (vg_client_report): "shown", "update", "later", "skip",
+        "dismissed", "store_opened" or "store_open_failed". Emits the
+        ``outcome`` event to the client's ``on_event`` and records the prompt
+        for ``update_confirmed``; "skip" skips the latest version. An unknown
+        outcome raises (``Error.EINVAL``) and emits nothing."""
+        if self._client is None:
+            raise ValueError("this result has no client to report to (use Client.check)")
+        vg_client_report(self._client._h(), self._h(), _encode(outcome))
 
     # -- getters ----------------------------------------------------------
     @property
@@ -573,11 +595,12 @@ class Client(_Handle):
     _kind = "client"
 
     def __init__(self, source: Optional[PathLike] = None, *, logger: Optional[logging.Logger] = None,
-                 **options: Optional[str]):
+                 on_event: Optional[Callable[[dict], Any]] = None, **options: Optional[str]):
         out = c_void_p(None)
         vg_client_new(ctypes.byref(out))
         self._handle: Optional[c_void_p] = out
         self._log_callback: Optional[Any] = None
+        self._event_callback: Optional[Any] = None
         try:
             if source is not None:
                 self.set("source", _encode_path(source))
@@ -586,6 +609,8 @@ class Client(_Handle):
                     self.set(key, value)
             if logger is not None:
                 self.log_to(logger, level=None if options.get("log_level") else _library_level(logger))
+            if on_event is not None:
+                self.events_to(on_event)
         except BaseException:
             self.close()
             raise
@@ -611,6 +636,28 @@ class Client(_Handle):
         callback = _vg_log_fn(emit)
         vg_client_set_log_callback(self._h(), callback, None)
         self._log_callback = callback  # the library holds a pointer: keep the thunk alive
+
+    def events_to(self, on_event: Optional[Callable[[dict], Any]]) -> None:
+        """Hand every event of this client (vg_client_set_event_callback) to
+        ``on_event`` as a dict: ``decided`` for each check, ``outcome`` for
+        each :meth:`Result.report`, ``update_confirmed`` once when a prompted
+        installation comes back newer. They arrive on the checking thread
+        before the call returns; None turns it off. An exception raised by
+        ``on_event`` cannot cross the C call: it is dropped."""
+        if on_event is None:
+            vg_client_set_event_callback(self._h(), _vg_event_fn(), None)
+            self._event_callback = None
+            return
+
+        def emit(event: Optional[bytes], _userdata: Optional[int]) -> None:
+            try:
+                on_event(json.loads(event or b"{}"))
+            except Exception:
+                pass
+
+        callback = _vg_event_fn(emit)
+        vg_client_set_event_callback(self._h(), callback, None)
+        self._event_callback = callback  # the library holds a pointer: keep the thunk alive
 
     def set(self, key: StrOrBytes, value: Optional[StrOrBytes]) -> None:
         """Set an option; ``None`` restores its default."""
@@ -645,7 +692,9 @@ class Client(_Handle):
         """May ``version`` run? Always a Result (fail-open errors included).
         Without one, the version installed on this system, read where the
         ``installed_version_from`` option says (AppStream metainfo, a file)."""
-        return _result_from(vg_client_check, self._h(), _encode(version))
+        result = _result_from(vg_client_check, self._h(), _encode(version))
+        result._client = self
+        return result
 
 
 def store_url(store: StrOrBytes, app_id: StrOrBytes) -> Optional[str]:
@@ -664,6 +713,18 @@ def lint(path: PathLike, platforms: Optional[str] = None) -> list[str]:
     if code not in (Error.OK, Error.ECONFIG) or text is None:
         raise VersionGateError(code)
     return text.splitlines()
+
+
+def events_funnel(path: PathLike) -> str:
+    """The funnel of an events file, as ``versiongate simulate --events``
+    prints it (vg_events_funnel); raises with the library's reason when the
+    file cannot be read."""
+    out = c_void_p(None)
+    code = vg_events_funnel(ctypes.byref(out), _encode_path(path))
+    text = _take_string(out)
+    if code != Error.OK or text is None:
+        raise VersionGateError(code, text.strip() if text else None)
+    return text
 
 
 def open_url(url: StrOrBytes) -> Error:

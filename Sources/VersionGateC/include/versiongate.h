@@ -288,6 +288,83 @@ typedef void (*vg_log_fn)(int level, const char *message, void *userdata);
 int vg_client_set_log_callback(vg_client *client, vg_log_fn fn, void *userdata);
 
 /* ------------------------------------------------------------------ */
+/* Events: what happened, for the host's own telemetry                 */
+/* (docs/design.md, "Events"); the library never sends them anywhere  */
+/* ------------------------------------------------------------------ */
+
+/* event_json: one JSON object (UTF-8, one line), valid only during the call. */
+typedef void (*vg_event_fn)(const char *event_json, void *userdata);
+
+/* Sets the client's event callback; fn NULL removes it. Events are
+ * delivered on the calling thread just before vg_client_check or
+ * vg_client_report returns, after the log lines, with no library lock
+ * held, so the callback may call the library (this client included). A
+ * call uses the callback set when it began. With no callback nothing
+ * event-related is built, read or written by a check.
+ * Returns VG_OK, VG_EINVAL for a NULL client, VG_EFORK in a fork() child.
+ *
+ * Every event has these members, first and in this order:
+ *   event     text  the kind, below (new kinds may be added; ignore unknown ones)
+ *   time      text  when, RFC 3339 in UTC, e.g. "2027-03-01T09:30:00Z"
+ *   source    text  the source of the check, or null
+ *   platform  text  the client's "platform"
+ *   current   text  the checked version, trimmed; null when invalid
+ * Kinds and their own members (append-only):
+ * BEGIN EVENT KINDS
+ *   decided           every vg_client_check: status, rule, reason,
+ *                     min_required, latest, origin (the result's fields of
+ *                     those names) and should_prompt (boolean)
+ *   outcome           vg_client_report: outcome ("shown", "update", "later",
+ *                     "skip", "dismissed", "store_opened",
+ *                     "store_open_failed"), status, latest, and for
+ *                     store_opened / store_open_failed the url (the result's
+ *                     store_url)
+ *   update_confirmed  the first check, in any process and client, of a
+ *                     version newer than one that was prompted for the same
+ *                     source and platform: from (the prompted version), to
+ *                     (this one), prompted_at (RFC 3339), status_then
+ *                     ("OPTIONAL" or "MANDATORY"). Emitted once: the record
+ *                     is claimed atomically and removed. Delivered just
+ *                     before that check's "decided".
+ * END EVENT KINDS
+ * What update_confirmed needs is one small file per source and platform
+ * under $XDG_STATE_HOME/versiongate/ (the user's own 0700 directory, like
+ * every state file), holding the first prompted version. It is written by
+ * a check that says to prompt only while an event callback is set (a host
+ * that listens to no events pays nothing), and by every vg_client_report.
+ * Under "dry_run" it is neither written nor claimed. A client reads it at
+ * most once per source and platform. */
+int vg_client_set_event_callback(vg_client *client, vg_event_fn fn, void *userdata);
+
+/* For a host that shows its own prompt: what the user did with the prompt
+ * of `result` (a check's result, usually of this client). Emits the "outcome"
+ * event to the client's event callback, if any, and records the prompt for
+ * "update_confirmed" (with or without a callback). "skip" also does what
+ * vg_client_skip_version(client, vg_result_latest(result)) does.
+ *  outcome: "shown", "update", "later", "skip", "dismissed",
+ *       "store_opened" or "store_open_failed" (after vg_open_url of the
+ *       result's store URL).
+ * Returns VG_OK; VG_EINVAL for a NULL client or result or an unknown
+ * outcome (then nothing is emitted or recorded); VG_EFORK in a fork()
+ * child; for "skip", vg_client_skip_version's errors (the event is still
+ * emitted). On an error vg_client_last_error says why (and is cleared on
+ * success), as after vg_client_set. Thread-safe with checks. */
+int vg_client_report(vg_client *client, const vg_result *result, const char *outcome);
+
+/* The funnel of an events file (JSON lines as `versiongate exec --events`
+ * writes them), what `versiongate simulate --events` prints: a header
+ * line, then per version, oldest first,
+ *   VERSION PROMPTED LATER SKIP DISMISSED UPDATE CONFIRMED
+ * counting "outcome" events by the version they were shown to (shown,
+ * later, skip, dismissed, update) and "update_confirmed" by its "from";
+ * then "# N lines not counted" when some were not events. *out receives
+ * the text (free it with vg_free); on an error, why.
+ * Returns VG_OK; VG_EINVAL (NULL out or path), VG_ECONFIG (the file cannot
+ * be read, is neither root's nor the user's, is writable by others, or is
+ * over 64 MiB). */
+int vg_events_funnel(char **out, const char *path);
+
+/* ------------------------------------------------------------------ */
 /* Before publishing (versiongate lint)                                 */
 /* ------------------------------------------------------------------ */
 

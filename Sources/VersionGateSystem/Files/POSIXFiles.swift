@@ -98,6 +98,12 @@ package struct POSIXFiles: FileSystem {
         close(directory)
     }
 
+    package func rename(_ path: String, to newName: String) -> Bool {
+        guard let directory = try? Self.privateDirectory(Self.parent(of: path), create: false) else { return false }
+        defer { close(directory) }
+        return renameat(directory, Self.name(of: path), directory, newName) == 0
+    }
+
     package func createExclusively(_ path: String) -> ExclusiveCreation {
         let directory: Int32
         do {

@@ -18,6 +18,10 @@ package protocol FileSystem: Sendable {
     /// False when it could not, or the directory is not the user's own.
     func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> Bool
     func remove(_ path: String)
+    /// Renames `path` to `newName` in the same private directory: atomic,
+    /// so of several processes renaming one file exactly one succeeds.
+    /// False when nothing was there or the directory is not the user's own.
+    func rename(_ path: String, to newName: String) -> Bool
     /// Creates `path` empty, mode 0600, only if nothing is there (O_EXCL,
     /// never through a symlink), in a private directory made 0700 if missing.
     func createExclusively(_ path: String) -> ExclusiveCreation

@@ -1,0 +1,87 @@
+import Synchronization
+import VersionGateC
+import VersionGateCore
+import VersionGateSystem
+
+/// A client's event callback and its userdata, as the host gave them.
+struct EventTarget: @unchecked Sendable {   // the host owns userdata and says it may cross threads
+    let function: vg_event_fn
+    let userdata: UnsafeMutableRawPointer?
+
+    /// A call's events, on the calling thread, after the call is done: no
+    /// library lock is held, so the callback may call the library.
+    func deliver(_ events: [String]) {
+        for event in events { event.withCString { function($0, userdata) } }
+    }
+}
+
+extension ResultFields {
+    /// The result fields a `decided` event carries, in this order.
+    static let decidedKeys = ["status", "rule", "reason", "min_required", "latest", "origin", "should_prompt"]
+
+    /// Those fields of `result` as the result's JSON writes them.
+    static func members(_ keys: [String], of result: GateResult) -> [(String, JSONValue)] {
+        keys.compactMap { key in byKey[key].map { (key, $0.value(result).json) } }
+    }
+}
+
+extension ResultValue {
+    var json: JSONValue {
+        switch self {
+        case .text(let text): return text.map(JSONValue.string) ?? .null
+        // Exact below 2^53 (JSONValue numbers are Doubles); no decided field is a number.
+        case .number(let number): return number.map { .number(Double($0)) } ?? .null
+        case .flag(let flag): return .bool(flag)
+        }
+    }
+}
+
+@_cdecl("vg_client_set_event_callback")
+public func vg_client_set_event_callback(_ client: OpaquePointer?, _ function: vg_event_fn?,
+                                         _ userdata: UnsafeMutableRawPointer?) -> Int32 {
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
+    handle.eventTarget.withLock { target in
+        target = function.map { EventTarget(function: $0, userdata: userdata) }
+        handle.listens.store(target != nil, ordering: .releasing)
+    }
+    return VG_OK.rawValue
+}
+
+@_cdecl("vg_client_report")
+public func vg_client_report(_ client: OpaquePointer?, _ result: OpaquePointer?,
+                             _ outcome: UnsafePointer<CChar>?) -> Int32 {
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
+    let text = outcome.flatMap { String(validatingCString: $0) }
+    guard let result, let outcome = text.flatMap(ReportedOutcome.init(rawValue:)) else {
+        let why: GateFailure = result == nil ? .invalidArgument("result is NULL")
+            : .invalidArgument("unknown outcome \(text.map { OneLine.quoted($0, max: 64) } ?? "NULL")")
+        handle.lastError.withLock { $0 = CText(why.message) }
+        return why.code
+    }
+    let gateResult = Unmanaged<GateResult>.fromOpaque(UnsafeRawPointer(result)).takeUnretainedValue()
+    let target = handle.eventTarget.withLock { $0 }
+    let (event, failure) = GateEvents.report(outcome, gateResult, client: handle.client,
+                                             confirmations: handle.confirmations, emit: target != nil)
+    handle.lastError.withLock { $0 = failure.map { CText($0.message) } }
+    if let target, let event { target.deliver([event]) }
+    return errorCode(failure)
+}
+
+@_cdecl("vg_events_funnel")
+public func vg_events_funnel(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                             _ path: UnsafePointer<CChar>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    out.pointee = nil
+    guard let path, let pathText = String(validatingCString: path) else { return VG_EINVAL.rawValue }
+    var funnel = EventFunnel()
+    do {
+        funnel.add(lines: try POSIXFiles().read(pathText, maxBytes: EventFunnel.maxFileBytes, trust: .document).bytes)
+    } catch {
+        out.pointee = mallocCopy(error.message + "\n")
+        return error.code
+    }
+    out.pointee = mallocCopy(funnel.text)
+    return out.pointee == nil ? VG_ENOMEM.rawValue : VG_OK.rawValue
+}
