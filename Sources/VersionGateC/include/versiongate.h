@@ -20,7 +20,8 @@
  * Fork: in a fork() child of a process that loaded the library, the calls
  * on clients (vg_client_set, vg_client_check, vg_check, vg_client_store_url,
  * vg_client_refresh, vg_client_set_log_callback, vg_client_skip_version,
- * vg_store_url, vg_open_url) return VG_EFORK at once, checks with a fail-open result,
+ * vg_client_set_event_callback, vg_client_report, vg_store_url,
+ * vg_open_url) return VG_EFORK at once, checks with a fail-open result,
  * without touching any lock or state inherited from the parent (another
  * thread may have held it); vg_client_last_error returns a static message.
  * The pure functions (vg_version_compare, vg_decide, vg_strerror,
@@ -47,11 +48,13 @@
 extern "C" {
 #endif
 
-/* Version of this header. vg_library_version() returns the library's. */
+/* Version of this header. vg_library_version() returns the library's.
+ * Every function carries the symbol version of the release that added it
+ * (VERSIONGATE_1.0, VERSIONGATE_1.1: scripts/exports.map). */
 #define VG_VERSION_MAJOR 1
-#define VG_VERSION_MINOR 0
+#define VG_VERSION_MINOR 1
 #define VG_VERSION_PATCH 0
-#define VG_VERSION_STRING "1.0.0"
+#define VG_VERSION_STRING "1.1.0"
 #define VG_VERSION_NUMBER \
     (VG_VERSION_MAJOR * 10000 + VG_VERSION_MINOR * 100 + VG_VERSION_PATCH)
 
@@ -291,6 +294,9 @@ int vg_client_set_log_callback(vg_client *client, vg_log_fn fn, void *userdata);
 /* Events: what happened, for the host's own telemetry                 */
 /* (docs/design.md, "Events"); the library never sends them anywhere  */
 /* ------------------------------------------------------------------ */
+
+/* Since 1.1 (VG_VERSION_NUMBER >= 10100; symbol version VERSIONGATE_1.1):
+ * a program that uses them refuses to load against a 1.0 library. */
 
 /* event_json: one JSON object (UTF-8, one line), valid only during the call. */
 typedef void (*vg_event_fn)(const char *event_json, void *userdata);
