@@ -29,6 +29,7 @@
 
 static const char program[] = "event_test";
 #include "scratch_home.h"
+#include "test_clients.h"
 
 #include "check.h"
 
@@ -61,22 +62,6 @@ static int count(const char *text, const char *needle)
     int n = 0;
     for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
     return n;
-}
-
-static vg_client *client_for(const char *source)
-{
-    vg_client *client = NULL;
-    if (vg_client_new(&client) != VG_OK) fatal("vg_client_new");
-    vg_client_set(client, "source", source);
-    vg_client_set(client, "session_scope", "process");
-    return client;
-}
-
-static void check_once(vg_client *client, const char *version)
-{
-    vg_result *result = NULL;
-    vg_client_check(&result, client, version);
-    vg_result_free(result);
 }
 
 static void write_gate(void)

@@ -24,6 +24,7 @@
 
 static const char program[] = "log_test";
 #include "scratch_home.h"
+#include "test_clients.h"
 
 #include "check.h"
 
@@ -45,21 +46,11 @@ static void remember(int level, const char *message, void *userdata)
     pthread_mutex_unlock(&h->lock);
 }
 
-static vg_client *client_for(const char *source, const char *level)
+static vg_client *client_at_level(const char *source, const char *level)
 {
-    vg_client *client = NULL;
-    if (vg_client_new(&client) != VG_OK) fatal("vg_client_new");
-    vg_client_set(client, "source", source);
-    vg_client_set(client, "session_scope", "process");
+    vg_client *client = client_for(source);
     if (level) vg_client_set(client, "log_level", level);
     return client;
-}
-
-static void check_once(vg_client *client, const char *version)
-{
-    vg_result *result = NULL;
-    vg_client_check(&result, client, version);
-    vg_result_free(result);
 }
 
 static void write_gate(void)
@@ -77,7 +68,7 @@ static void test_levels_and_missing_document(void)
     const char *levels[] = { "error", "warning", "info", "debug" };
     for (int i = 0; i < 4; i++) {
         heard h = { .lock = PTHREAD_MUTEX_INITIALIZER };
-        vg_client *client = client_for(missing, levels[i]);
+        vg_client *client = client_at_level(missing, levels[i]);
         CHECK(vg_client_set_log_callback(client, remember, &h) == VG_OK);
         check_once(client, "1.0.38");
         /* A missing document fails open: reported at error or warning, naming the path. */
@@ -94,7 +85,7 @@ static void test_levels_and_missing_document(void)
     /* A good document: nothing at the default level, the decision at debug. */
     write_gate();
     heard quiet = { .lock = PTHREAD_MUTEX_INITIALIZER }, chatty = { .lock = PTHREAD_MUTEX_INITIALIZER };
-    vg_client *plain = client_for(gate_path, NULL), *debug = client_for(gate_path, "debug");
+    vg_client *plain = client_at_level(gate_path, NULL), *debug = client_at_level(gate_path, "debug");
     vg_client_set_log_callback(plain, remember, &quiet);
     vg_client_set_log_callback(debug, remember, &chatty);
     check_once(plain, "1.0.38");
@@ -105,7 +96,7 @@ static void test_levels_and_missing_document(void)
     vg_client_free(debug);
 
     CHECK(vg_client_set_log_callback(NULL, remember, NULL) == VG_EINVAL);
-    vg_client *client = client_for(gate_path, NULL);
+    vg_client *client = client_at_level(gate_path, NULL);
     CHECK(vg_client_set(client, "log_level", "loud") == VG_EINVAL);
     vg_client_free(client);
 }
@@ -121,7 +112,7 @@ static void test_silent_without_callback(void)
     int out = dup(1), err = dup(2);
     dup2(fileno(sink), 1);
     dup2(fileno(sink), 2);
-    vg_client *client = client_for("/nonexistent/gate.json", "debug");
+    vg_client *client = client_at_level("/nonexistent/gate.json", "debug");
     check_once(client, "1.0.38");
     check_once(client, "not a version");
     vg_client_set(client, "source", "https://127.0.0.1:1/gate.json");
@@ -159,8 +150,8 @@ static void *checker(void *unused)
 static void test_many_threads_and_reentry(void)
 {
     heard h = { .lock = PTHREAD_MUTEX_INITIALIZER }, inner_heard = { .lock = PTHREAD_MUTEX_INITIALIZER };
-    outer = client_for(gate_path, "debug");
-    inner = client_for(gate_path, "debug");
+    outer = client_at_level(gate_path, "debug");
+    inner = client_at_level(gate_path, "debug");
     vg_client_set_log_callback(outer, check_from_callback, &h);
     vg_client_set_log_callback(inner, remember, &inner_heard);
     pthread_t threads[8];
