@@ -11,7 +11,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -19,8 +18,8 @@ import pytest
 
 import versiongate as vg
 from cli_helpers import CLI, Env, probe_output, run
-from conftest import child_env, flat, LIB_PATH
-from unprivileged import NOBODY, as_nobody_prefix, chown, make_dir
+from conftest import child_env, flat
+from unprivileged import NOBODY, Sandbox, chown, make_dir
 
 URL = "https://flathub.org/apps/org.example.App"
 COMMON = ["event", "time", "source", "platform", "current"]
@@ -258,35 +257,36 @@ def test_an_unwritable_events_file_warns_and_the_app_runs(env, doc, tmp_path):
 
 
 @pytest.fixture
-def nobody_world(tmp_path):
-    """The command and the library copied where nobody can run them, and a
-    directory nobody owns for its files."""
-    root = Path(tempfile.mkdtemp(prefix="vg-events-", dir="/tmp"))
-    os.chmod(root, 0o755)
-    shutil.copy(CLI, root / "versiongate")
-    shutil.copyfile(os.path.realpath(LIB_PATH), root / "libversiongate.so.1")
-    for f in ("versiongate", "libversiongate.so.1"):
-        os.chmod(root / f, 0o755)
-    home = make_dir(root / "home", NOBODY, 0o700)
+def nobody_world():
+    """The command beside the sandbox's copy of the library, where nobody
+    can run them (Sandbox: under scripts/proof it also makes the sanitizer
+    runtime and log directory reachable), and a directory nobody owns."""
+    box = Sandbox()
+    shutil.copy(CLI, box.root / "versiongate")
+    os.chmod(box.root / "versiongate", 0o755)
+    os.symlink(box.lib.name, box.root / "libversiongate.so.1")   # the SONAME the command asks for
+    home = make_dir(box.root / "home", NOBODY, 0o700)
     (home / "gate.json").write_text(json.dumps(flat()))
     chown(home / "gate.json", NOBODY, mode=0o644)
-    shutil.copy("/bin/true", root / "app")
-    yield root, home
-    shutil.rmtree(root, ignore_errors=True)
+    shutil.copy("/bin/true", box.root / "app")
+    yield box, home
+    reports = sorted(box.reports.iterdir())
+    box.close()
+    assert not reports, "the unprivileged command wrote a sanitizer report"
 
 
-def as_nobody(root, home, events):
-    env = {"PATH": "/usr/bin:/bin", "LD_LIBRARY_PATH": str(root), "HOME": str(home)}
-    return subprocess.run(as_nobody_prefix() + [str(root / "versiongate"), "exec", "--source", str(home / "gate.json"),
-                                                "--version", "1.0.41", "--events", str(events), "--",
-                                                str(root / "app")],
+def as_nobody(box, home, events):
+    env = box.env(LD_LIBRARY_PATH=box.root, HOME=home)
+    return subprocess.run(box.setpriv + [str(box.root / "versiongate"), "exec", "--source", str(home / "gate.json"),
+                                         "--version", "1.0.41", "--events", str(events), "--", str(box.root / "app")],
                           env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
 def test_events_file_rules_as_an_ordinary_user(nobody_world):
-    root, home = nobody_world
+    box, home = nobody_world
+    root = box.root
     own = home / "events.jsonl"
-    proc = as_nobody(root, home, own)
+    proc = as_nobody(box, home, own)
     assert proc.returncode == 0, proc.stderr
     assert os.stat(own).st_uid == NOBODY and stat.S_IMODE(os.stat(own).st_mode) == 0o600
     assert [e["event"] for e in events_of(own)] == ["decided"]
@@ -298,7 +298,7 @@ def test_events_file_rules_as_an_ordinary_user(nobody_world):
     link = home / "link.jsonl"
     link.symlink_to(target)
     chown(link, NOBODY)
-    proc = as_nobody(root, home, link)
+    proc = as_nobody(box, home, link)
     assert proc.returncode == 0
     assert "a symlink, refused; events are not written" in proc.stderr.decode()
     assert target.read_text() == ""
@@ -308,7 +308,7 @@ def test_events_file_rules_as_an_ordinary_user(nobody_world):
     foreign = shared / "events.jsonl"
     foreign.write_text("")
     chown(foreign, 0, mode=0o666)
-    proc = as_nobody(root, home, foreign)
+    proc = as_nobody(box, home, foreign)
     assert proc.returncode == 0
     assert "owned by another user, refused; events are not written" in proc.stderr.decode()
     assert foreign.read_text() == ""
@@ -317,7 +317,7 @@ def test_events_file_rules_as_an_ordinary_user(nobody_world):
     loose = home / "loose.jsonl"
     loose.write_text("")
     chown(loose, NOBODY, mode=0o622)
-    proc = as_nobody(root, home, loose)
+    proc = as_nobody(box, home, loose)
     assert proc.returncode == 0
     assert "writable by group or others, refused" in proc.stderr.decode()
     assert loose.read_text() == ""
