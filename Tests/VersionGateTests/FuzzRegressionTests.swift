@@ -472,6 +472,12 @@ enum GateProperties {
                                            expectProblem: &expectProblem)
             if let raw = config.values[GateConfig.minEffectiveAtKey(platform: platform)], !raw.isEmpty,
                snapshot.minEffectiveAt == nil { expectProblem = true }
+            for key in [GateConfig.minRequiresKey(platform: platform), GateConfig.latestRequiresKey(platform: platform)]
+            where referenceRequirementsMalformed(config.values[key]) {
+                expectProblem = true
+            }
+            // The Decision below knows no system facts, so any valid clause is unmet.
+            let latestUnmet = referenceRequirementsHaveClause(config.values[GateConfig.latestRequiresKey(platform: platform)])
             if let raw = config.values[GateConfig.rolloutPercentKey(platform: platform)], !raw.isEmpty {
                 let percent = Int64(decimal: ASCII.trimmingBlanks(raw))
                 if percent.map({ !(0...100).contains($0) }) ?? true { expectProblem = true }
@@ -501,6 +507,8 @@ enum GateProperties {
                     expected = .mandatory
                 } else if expected == .mandatory, let at = snapshot.minEffectiveAt, 0 < at {
                     expected = .optional
+                } else if expected == .optional, latestUnmet {
+                    expected = .upToDate
                 } else if expected == .optional, snapshot.rolloutPercent < 100 {
                     expected = .upToDate
                 }
@@ -527,11 +535,47 @@ enum GateProperties {
                     : verdict.status == .optional ? (expected == .optional && ReferenceVersion.decide(
                         current: reference, min: min, latest: latest) == .mandatory ? .gracePeriod : .belowLatest)
                     : ReferenceVersion.decide(current: reference, min: min, latest: latest) == .upToDate ? .upToDate
-                    : .outsideRollout
+                    : latestUnmet ? .requirementsUnmet : .outsideRollout
                 check.expect(verdict.rule == rule, "rule \(verdict.rule), reference \(rule): \(names())")
                 checkOneLine(verdict.reason, "reason", &check)
             }
         }
+    }
+
+    /// Whether a `_requires` value has a clause that breaks the grammar of
+    /// docs/design.md, "Requirements" (each must be reported), written out
+    /// here apart from Requirements.parse.
+    static func referenceRequirementsMalformed(_ raw: String?) -> Bool {
+        guard let raw, !ASCII.trimmingBlanks(raw).isEmpty else { return false }
+        return raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+            .contains { !referenceClauseValid($0) }
+    }
+
+    /// Whether a `_requires` value has at least one well-formed clause.
+    static func referenceRequirementsHaveClause(_ raw: String?) -> Bool {
+        guard let raw, !ASCII.trimmingBlanks(raw).isEmpty else { return false }
+        return raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains(where: referenceClauseValid)
+    }
+
+    private static func referenceClauseValid(_ piece: ArraySlice<UInt8>) -> Bool {
+        func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+            return ArraySlice(bytes.drop(while: blank).reversed().drop(while: blank).reversed())
+        }
+        let text = trimmed(piece)
+        let name = text.prefix { (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "_") }
+        let versionFacts = ["glibc", "kernel", "os_version"], nameFacts = ["arch", "os"]
+        let fact = String(decoding: name, as: UTF8.self)
+        guard versionFacts.contains(fact) || nameFacts.contains(fact) else { return false }
+        let rest = text.dropFirst(name.count).drop { $0 == 0x20 || $0 == 0x09 }
+        guard let op = [">=", "<=", "!=", ">", "<", "="].first(where: { rest.starts(with: $0.utf8) }) else { return false }
+        let value = trimmed(rest.dropFirst(op.utf8.count))
+        if versionFacts.contains(fact) { return ReferenceVersion.parse(Array(value)) != nil }
+        let allowed: (UInt8) -> Bool = {
+            (0x61...0x7A).contains($0) || ReferenceVersion.isDigit($0) || [0x5F, 0x2D, 0x2E].contains($0)
+        }
+        return op == "=" && value.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false)
+            .allSatisfy { !$0.isEmpty && $0.allSatisfy(allowed) }
     }
 
     /// The valid entries of a blocked_versions list by the reference parser;
