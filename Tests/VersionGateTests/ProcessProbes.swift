@@ -5,16 +5,26 @@ struct ProcessCounts: Equatable, CustomStringConvertible {
     let fds: Int
     let threads: Int
 
+    /// The threads' names (/proc/self/task/*/comm), for a leak's message.
+    let threadNames: [String]
+
     static func now() -> ProcessCounts {
         let fm = FileManager.default
+        let tasks = (try? fm.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let names = tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .newlines)
+        }
         return ProcessCounts(fds: (try? fm.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1,
-                             threads: (try? fm.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1)
+                             threads: tasks.isEmpty ? -1 : tasks.count, threadNames: names.sorted())
     }
 
-    /// Whether the counts come back to `before` within a second (a closed
-    /// socket or an exiting thread may take a moment to disappear).
+    /// Whether the counts come back to `before` within ten seconds (a closed
+    /// socket or an exiting thread may take a moment to disappear, and a
+    /// sanitized run under load once kept a thread past one second; a leak
+    /// never comes back). Returns as soon as they do.
     static func settles(to before: ProcessCounts) -> Bool {
-        for _ in 0..<100 {
+        for _ in 0..<1000 {
             let now = now()
             if now.fds <= before.fds && now.threads <= before.threads { return true }
             usleep(10_000)
@@ -22,7 +32,7 @@ struct ProcessCounts: Equatable, CustomStringConvertible {
         return false
     }
 
-    var description: String { "\(fds) fds, \(threads) threads" }
+    var description: String { "\(fds) fds, \(threads) threads (\(threadNames.joined(separator: ", ")))" }
 }
 
 /// Peak resident memory of this process (VmHWM), resettable on Linux.
