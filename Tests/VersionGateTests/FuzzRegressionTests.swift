@@ -472,12 +472,11 @@ enum GateProperties {
                                            expectProblem: &expectProblem)
             if let raw = config.values[GateConfig.minEffectiveAtKey(platform: platform)], !raw.isEmpty,
                snapshot.minEffectiveAt == nil { expectProblem = true }
-            for key in [GateConfig.minRequiresKey(platform: platform), GateConfig.latestRequiresKey(platform: platform)]
-            where referenceRequirementsMalformed(config.values[key]) {
-                expectProblem = true
-            }
+            let minClauses = referenceClauses(config.values[GateConfig.minRequiresKey(platform: platform)])
+            let latestClauses = referenceClauses(config.values[GateConfig.latestRequiresKey(platform: platform)])
+            if minClauses.contains(false) || latestClauses.contains(false) { expectProblem = true }
             // The Decision below knows no system facts, so any valid clause is unmet.
-            let latestUnmet = referenceRequirementsHaveClause(config.values[GateConfig.latestRequiresKey(platform: platform)])
+            let latestUnmet = latestClauses.contains(true)
             if let raw = config.values[GateConfig.rolloutPercentKey(platform: platform)], !raw.isEmpty {
                 let percent = Int64(decimal: ASCII.trimmingBlanks(raw))
                 if percent.map({ !(0...100).contains($0) }) ?? true { expectProblem = true }
@@ -542,32 +541,26 @@ enum GateProperties {
         }
     }
 
-    /// Whether a `_requires` value has a clause that breaks the grammar of
-    /// docs/design.md, "Requirements" (each must be reported), written out
-    /// here apart from Requirements.parse.
-    static func referenceRequirementsMalformed(_ raw: String?) -> Bool {
-        guard let raw, !ASCII.trimmingBlanks(raw).isEmpty else { return false }
-        return raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-            .contains { !referenceClauseValid($0) }
-    }
-
-    /// Whether a `_requires` value has at least one well-formed clause.
-    static func referenceRequirementsHaveClause(_ raw: String?) -> Bool {
-        guard let raw, !ASCII.trimmingBlanks(raw).isEmpty else { return false }
-        return raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).contains(where: referenceClauseValid)
+    /// Whether each clause of a `_requires` value is well formed, by the
+    /// grammar of docs/design.md, "Requirements", written out here apart
+    /// from Requirements.parse; none for an absent or blank value. A
+    /// malformed clause must be reported.
+    static func referenceClauses(_ raw: String?) -> [Bool] {
+        guard let raw, !ASCII.trimmingBlanks(raw).isEmpty else { return [] }
+        return raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map(referenceClauseValid)
     }
 
     private static func referenceClauseValid(_ piece: ArraySlice<UInt8>) -> Bool {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
         func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-            return ArraySlice(bytes.drop(while: blank).reversed().drop(while: blank).reversed())
+            ArraySlice(bytes.drop(while: blank).reversed().drop(while: blank).reversed())
         }
         let text = trimmed(piece)
         let name = text.prefix { (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "_") }
         let versionFacts = ["glibc", "kernel", "os_version"], nameFacts = ["arch", "os"]
         let fact = String(decoding: name, as: UTF8.self)
         guard versionFacts.contains(fact) || nameFacts.contains(fact) else { return false }
-        let rest = text.dropFirst(name.count).drop { $0 == 0x20 || $0 == 0x09 }
+        let rest = text.dropFirst(name.count).drop(while: blank)
         guard let op = [">=", "<=", "!=", ">", "<", "="].first(where: { rest.starts(with: $0.utf8) }) else { return false }
         let value = trimmed(rest.dropFirst(op.utf8.count))
         if versionFacts.contains(fact) { return ReferenceVersion.parse(Array(value)) != nil }
