@@ -1,7 +1,10 @@
 # GNU-style build and install over scripts/build and scripts/test.
 #
 #   make                      build build/lib/libversiongate.so.*, build/bin/versiongate,
-#                             build/versiongate.pc and the CMake package (build/cmake)
+#                             build/versiongate.pc and the CMake package (build/cmake):
+#                             the host build, against this machine's glibc, offline
+#   make PORTABLE=1           the portable build instead (glibc 2.31, build/portable;
+#                             scripts/setup fetches its sysroot), also for install
 #   make check                every test (scripts/test)
 #   make install PREFIX=/usr  install; DESTDIR=/stage stages it (packagers)
 #   make uninstall PREFIX=/usr   remove exactly what install put there
@@ -41,13 +44,22 @@ COMMAND_RUNPATH = $(shell scripts/system_libdir '$(LIBDIR)' || echo '$(LIBDIR)')
 # After (un)installing into an ld.so.conf directory, the loader's cache.
 LDCONFIG = if [ -z '$(DESTDIR)' ] && scripts/system_libdir --conf '$(LIBDIR)'; then ldconfig; fi
 
+# PORTABLE=1: scripts/build --portable, whose outputs sit in build/portable.
+ifeq ($(PORTABLE),1)
+BUILD_FLAGS := --portable
+LIBRARY_DIR := build/portable/lib
+else
+BUILD_FLAGS :=
+LIBRARY_DIR := build/lib
+endif
+
 .PHONY: all library check install uninstall clean
 
 all: library build/versiongate.pc build/cmake/VersionGateConfig.cmake build/cmake/VersionGateConfigVersion.cmake
 
 # Swift's build is incremental on its own: always ask it.
 library:
-	scripts/build
+	scripts/build $(BUILD_FLAGS)
 
 # Rebuilt whenever make runs: PREFIX may differ from the last run.
 # Directories under PREFIX are written as ${prefix}/..., so pkg-config's
@@ -68,7 +80,7 @@ build/cmake/%.cmake: cmake/%.cmake.in VERSION FORCE
 
 # The command as installed: linked for LIBDIR once the library is built.
 build/install/versiongate: library FORCE
-	scripts/link_command $@ $(COMMAND_RUNPATH)
+	scripts/link_command $(BUILD_FLAGS) $@ $(COMMAND_RUNPATH)
 
 FORCE:
 
@@ -78,7 +90,7 @@ check:
 install: all build/install/versiongate
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
 	    $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	$(INSTALL_LIB) build/lib/$(REAL) $(DESTDIR)$(LIBDIR)/$(REAL)
+	$(INSTALL_LIB) $(LIBRARY_DIR)/$(REAL) $(DESTDIR)$(LIBDIR)/$(REAL)
 	ln -sfn $(REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libversiongate.so
 	$(INSTALL_DATA) include/versiongate.h $(DESTDIR)$(INCLUDEDIR)/versiongate.h   # install copies the link's target
@@ -93,4 +105,4 @@ uninstall:
 	$(LDCONFIG)
 
 clean:
-	rm -rf build .build
+	rm -rf build .build .build-portable
