@@ -4,9 +4,14 @@ which ../scripts/build makes (after `scripts/setup build` installs what the
 build needs). An sdist is refused: the library is built from the whole
 repository.
 
-The wheel is tagged manylinux_2_31_x86_64 (PEP 600): scripts/build links the
-library against Debian 11's glibc 2.31 (build/debian11), so it runs on any
-x86_64 Linux with glibc 2.31 or later. Its dependencies are glibc's own
+By default the wheel is portable, tagged manylinux_2_31_<machine> (PEP 600):
+`scripts/build --portable` links the library against Debian 11's glibc 2.31
+(build/debian11, which `scripts/setup portable` fetches), so it runs on any
+Linux of that machine with glibc 2.31 or later; a wheel travels. The host
+build instead (`VERSIONGATE_BUILD=host`, or `--config-settings build=host`)
+links against this machine's glibc and fetches nothing, for an offline
+source install; its tag is linux_<machine>, which says it is for this
+system only. Its dependencies are glibc's own
 libraries; libcurl and libcrypto are dlopen'ed at run time, and the Swift
 runtime and libstdc++ are linked in. Tests/python/test_wheel.py holds the
 tag to `auditwheel show`. The static fields of pyproject.toml's [project]
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import subprocess
 import sys
 import sysconfig
@@ -28,11 +34,13 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 NAME = "versiongate"
 SUMMARY = "Version gate for Linux app launchers: may this version run?"
-# The glibc scripts/build links against (scripts/debian11 fetches Debian 11's
-# libc6 2.31): the oldest glibc the wheel claims to run on.
+# The glibc the portable build links against (scripts/debian11 fetches
+# Debian 11's libc6 2.31): the oldest glibc a portable wheel claims to run on.
 GLIBC_FLOOR = (2, 31)
-# The only architecture scripts/build supports (its sysroot is amd64).
-MACHINES = {"linux-x86_64": "x86_64"}
+# The architectures scripts/build supports (amd64 and arm64).
+MACHINES = {"linux-x86_64": "x86_64", "linux-aarch64": "aarch64"}
+# The switch between the two builds: "portable" (default) or "host".
+BUILDS = ("portable", "host")
 URL = "https://github.com/versiongate/versiongate"
 CLASSIFIERS = [
     "Development Status :: 5 - Production/Stable",
@@ -57,22 +65,35 @@ def _version() -> str:
     return (REPO / "VERSION").read_text().strip()
 
 
-def platform_tag() -> str:
+def build_kind(config_settings=None) -> str:
+    """--config-settings build=..., else $VERSIONGATE_BUILD, else portable."""
+    kind = (config_settings or {}).get("build") or os.environ.get("VERSIONGATE_BUILD") or "portable"
+    if kind not in BUILDS:
+        raise RuntimeError("versiongate: build=%r: expected one of %s" % (kind, ", ".join(BUILDS)))
+    return kind
+
+
+def platform_tag(kind: str = "portable") -> str:
     platform = sysconfig.get_platform()
     if platform not in MACHINES:
-        raise RuntimeError("versiongate: the library builds for x86_64 Linux only (scripts/build's "
-                           "sysroot is Debian 11 amd64), not %s" % platform)
+        raise RuntimeError("versiongate: the library builds for x86_64 and aarch64 Linux only, not %s" % platform)
+    if kind == "host":
+        return "linux_" + MACHINES[platform]
     return "manylinux_%d_%d_%s" % (GLIBC_FLOOR + (MACHINES[platform],))
 
 
-def _library() -> Path:
+def _library(kind: str) -> Path:
     """Builds the library (incremental when built before) and returns it."""
     if not (REPO / "scripts" / "build").is_file():
         raise RuntimeError("versiongate: build from a clone of the repository (%s has no scripts/build)" % REPO)
-    for step in (["scripts/setup", "build"], ["scripts/build"]):
+    if kind == "host":
+        steps, directory = [["scripts/build"]], REPO / "build" / "lib"
+    else:
+        steps, directory = [["scripts/setup", "portable"], ["scripts/build", "--portable"]], REPO / "build" / "portable" / "lib"
+    for step in steps:
         # The build's output goes to stderr: pip shows it only on failure or with -v.
         subprocess.run(step, cwd=REPO, check=True, stdout=sys.stderr)
-    return REPO / "build" / "lib" / ("libversiongate.so." + _version())
+    return directory / ("libversiongate.so." + _version())
 
 
 def _stripped(library: Path) -> bytes:
@@ -110,12 +131,13 @@ def get_requires_for_build_wheel(config_settings=None):
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     version = _version()
-    tag = "py3-none-" + platform_tag()
+    kind = build_kind(config_settings)
+    tag = "py3-none-" + platform_tag(kind)
     info = "%s-%s.dist-info" % (NAME, version)
     files = [
         ("versiongate/__init__.py", (HERE / "versiongate" / "__init__.py").read_bytes(), 0o644),
         ("versiongate/py.typed", b"", 0o644),
-        ("versiongate/libversiongate.so.1", _stripped(_library()), 0o755),
+        ("versiongate/libversiongate.so.1", _stripped(_library(kind)), 0o755),
         (info + "/METADATA", _metadata(version), 0o644),
         (info + "/LICENSE", (REPO / "LICENSE").read_bytes(), 0o644),
         (info + "/WHEEL", ("Wheel-Version: 1.0\nGenerator: versiongate_build\nRoot-Is-Purelib: false\nTag: %s\n"

@@ -24,7 +24,11 @@ __attribute__((visibility("hidden"))) char __libc_single_threaded = 0;
 #include <stdint.h>
 #include <string.h>
 
-/* glibc 2.35's layout (<bits/dl_find_object.h>, x86_64). */
+/* glibc 2.35's layout: sysdeps/generic/bits/dl_find_object.h, which x86_64
+ * and aarch64 both use (i386, arm and nios2 add fields of their own). */
+#if !defined(__x86_64__) && !defined(__aarch64__)
+#error "glibc_compat.c: struct dl_find_object is only laid out for x86_64 and aarch64"
+#endif
 struct dl_find_object {
     unsigned long long int dlfo_flags;
     void *dlfo_map_start;

@@ -230,7 +230,7 @@ for output in "$LIB" $build/bin/versiongate; do
     elif [ "$(printf '%s\n%s\n' "$newest" "$GLIBC_PROMISED" | sort -V | tail -n 1)" != "$GLIBC_PROMISED" ] || [ -n "$other" ]; then
         fail "$output needs glibc $newest ${other:+and $other}(promised: $GLIBC_PROMISED): $(objdump -T "$output" | grep -E "GLIBC_(2\.(3[2-9]|[4-9][0-9])|ABI)" | awk '{print $NF}' | head -n 8 | tr '\n' ' ')"
     else
-        ok "$(basename "$output") needs glibc $newest at most (promised: $GLIBC_PROMISED)"
+        ok "$(basename "$output") needs glibc $newest at most ($([ "$portable" -eq 1 ] && echo promised || echo "this machine has"): $GLIBC_PROMISED)"
     fi
 done
 # What earlier builds bought: RELRO (relocated data made read-only) and

@@ -1,16 +1,17 @@
 """The library and the command on the desktops people have (issue 20):
 Debian 11's own userland, glibc 2.31, libcurl 7.74 and libcrypto 1.1.1.
 
-scripts/debian11 unpacks Debian 11's packages into build/debian11 (once;
-cached). A C host (Tests/c/old_userland_host.c) is built against that tree,
+scripts/debian11 unpacks Debian 11's packages into build/debian11 (scripts/setup
+fetches them once). A C host (Tests/c/old_userland_host.c) is built against that tree,
 as a launcher built on Debian 11 is, and every program here runs under that
-tree's own loader, `ld-2.31.so --inhibit-cache --library-path TREE:build/lib`,
+tree's own loader, `ld-2.31.so --inhibit-cache --library-path TREE:build/portable/lib`,
 so nothing of this machine's newer glibc, libcurl or libcrypto can stand in.
 The host prints which objects it loaded, and each test checks where they
 came from.
 
-The library is the repository's portable build (build/lib, scripts/build),
-never a sanitized variant: those are linked for this machine.
+The library is the repository's portable build (build/portable/lib,
+scripts/build --portable), the one that promises glibc 2.31; the host build
+(build/lib) and the sanitized variants are linked for this machine.
 """
 
 from __future__ import annotations
@@ -25,17 +26,18 @@ from conftest import REPO, child_env
 from remote_helpers import Loopback, flat_doc
 from test_signatures import Key
 
-pytestmark = pytest.mark.skipif(not (REPO / "build" / "lib" / "libversiongate.so.1").exists(),
-                                reason="run scripts/build first")
-
-BUILD_LIB = REPO / "build" / "lib"
-CLI = REPO / "build" / "bin" / "versiongate"
+BUILD_LIB = REPO / "build" / "portable" / "lib"
+CLI = REPO / "build" / "portable" / "bin" / "versiongate"
+MULTIARCH = subprocess.run(["cc", "-print-multiarch"], capture_output=True, text=True, check=True).stdout.strip()
+CLANG = subprocess.run([str(REPO / "scripts" / "toolchain")], capture_output=True, text=True,
+                       check=True).stdout.strip() + "/clang"
 GATE = REPO / "examples" / "gate.json"          # minimum 1.0.39, latest 1.0.41
 OK, ESIGNATURE = 0, -15
 
 
 @pytest.fixture(scope="module")
 def tree() -> Path:
+    assert (BUILD_LIB / "libversiongate.so.1").exists(), "scripts/build --portable makes %s" % BUILD_LIB
     done = subprocess.run([str(REPO / "scripts" / "debian11"), "userland"], capture_output=True, text=True,
                           timeout=600, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
@@ -43,7 +45,7 @@ def tree() -> Path:
 
 
 def library_path(tree: Path) -> str:
-    return ":".join(str(tree / d) for d in ("lib/x86_64-linux-gnu", "usr/lib/x86_64-linux-gnu")) + ":" + str(BUILD_LIB)
+    return ":".join(str(tree / d) for d in ("lib/" + MULTIARCH, "usr/lib/" + MULTIARCH)) + ":" + str(BUILD_LIB)
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +54,7 @@ def host(tree, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("old-host") / "old_userland_host"
     gcc_dir = Path(subprocess.run(["cc", "-print-file-name=libstdc++.a"], capture_output=True, text=True,
                                   check=True).stdout.strip()).parent
-    subprocess.run(["clang", "--sysroot=%s" % tree, "--gcc-install-dir=%s" % gcc_dir, "-fuse-ld=lld",
+    subprocess.run([CLANG, "--sysroot=%s" % tree, "--gcc-install-dir=%s" % gcc_dir, "-fuse-ld=lld",
                     "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", str(REPO / "include"),
                     str(REPO / "Tests" / "c" / "old_userland_host.c"), "-L", str(BUILD_LIB), "-lversiongate",
                     "-o", str(out)], check=True)
@@ -63,7 +65,7 @@ def run_old(tree: Path, argv: list[str], tmp_path: Path, **env) -> subprocess.Co
     """argv under Debian 11's loader and libraries, in a controlled environment."""
     (tmp_path / "cache").mkdir(exist_ok=True)
     (tmp_path / "state").mkdir(exist_ok=True)
-    loader = tree / "lib" / "x86_64-linux-gnu" / "ld-2.31.so"
+    loader = tree / "lib" / MULTIARCH / "ld-2.31.so"
     command = [str(loader), "--inhibit-cache", "--library-path", library_path(tree)] + argv
     # LD_PRELOAD set empty: scripts/proof's sanitizer runtime, which its
     # pytest plugin adds to children that leave it unset, needs glibc 2.34.
@@ -161,7 +163,7 @@ def test_debian_11s_libcurl_leaves_no_socket_to_a_child(tree, tmp_path):
     gcc_dir = Path(subprocess.run(["cc", "-print-file-name=libstdc++.a"], capture_output=True, text=True,
                                   check=True).stdout.strip()).parent
     program = tmp_path / "descriptors_test"
-    subprocess.run(["clang", "--sysroot=%s" % tree, "--gcc-install-dir=%s" % gcc_dir, "-fuse-ld=lld",
+    subprocess.run([CLANG, "--sysroot=%s" % tree, "--gcc-install-dir=%s" % gcc_dir, "-fuse-ld=lld",
                     "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", str(REPO / "include"),
                     str(REPO / "Tests" / "c" / "descriptors_test.c"), "-L", str(BUILD_LIB), "-lversiongate",
                     "-rdynamic", "-ldl", "-lpthread", "-o", str(program)], check=True)

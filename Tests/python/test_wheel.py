@@ -5,7 +5,7 @@ backend (python/versiongate_build.py) and judged by the real tools:
   wheel's tag says, and that tag is manylinux_2_31_x86_64 or older;
 - ``twine check --strict``: the metadata and the long description render;
 - ``readelf -S``: the library inside has no symbol table or debug sections
-  and is smaller than build/lib's unstripped one;
+  and is smaller than build/portable/lib's unstripped one;
 - METADATA has every field PyPI shows, equal to pyproject.toml's [project];
 - the wheel installs into a fresh virtual environment with no index and
   checks examples/gate.json from a directory outside the repository.
@@ -100,11 +100,11 @@ def test_the_library_inside_is_stripped(wheel, tmp_path):
     with zipfile.ZipFile(wheel) as archive:
         archive.extract(LIBRARY, tmp_path)
     inside = tmp_path / LIBRARY
-    unstripped = REPO / "build" / "lib" / ("libversiongate.so." + VERSION)
+    unstripped = REPO / "build" / "portable" / "lib" / ("libversiongate.so." + VERSION)
     names = section_names(inside)
     assert ".dynsym" in names and ".text" in names, names
     assert [n for n in names if n in (".symtab", ".strtab") or n.startswith(".debug")] == [], names
-    # The control: build/lib's copy has what the wheel's must not (so the check above can see it).
+    # The control: build/portable/lib's copy has what the wheel's must not (so the check above can see it).
     assert ".symtab" in section_names(unstripped)
     assert inside.stat().st_size < unstripped.stat().st_size
     exports = sh(["readelf", "--dyn-syms", "-W", inside], tmp_path).stdout
@@ -168,15 +168,59 @@ def test_installs_and_checks_in_a_fresh_venv(wheel, tmp_path):
     assert version == VERSION
 
 
-def test_other_architectures_are_refused(monkeypatch):
-    """scripts/build's sysroot is amd64: a wheel for another machine would
-    carry an x86_64 library under a wrong tag."""
+def backend():
     sys.path.insert(0, str(REPO / "python"))
     try:
         import versiongate_build
     finally:
         sys.path.remove(str(REPO / "python"))
-    assert versiongate_build.platform_tag() == "manylinux_2_31_x86_64"
-    monkeypatch.setattr(versiongate_build.sysconfig, "get_platform", lambda: "linux-aarch64")
-    with pytest.raises(RuntimeError, match="x86_64 Linux only"):
-        versiongate_build.platform_tag()
+    return versiongate_build
+
+
+def test_tags_name_the_machine_and_the_build(monkeypatch):
+    """Portable wheels claim glibc 2.31 on x86_64 and aarch64; a host wheel
+    claims only this system (linux_*); other machines are refused."""
+    build = backend()
+    monkeypatch.setattr(build.sysconfig, "get_platform", lambda: "linux-x86_64")
+    assert build.platform_tag() == "manylinux_2_31_x86_64"
+    assert build.platform_tag("host") == "linux_x86_64"
+    monkeypatch.setattr(build.sysconfig, "get_platform", lambda: "linux-aarch64")
+    assert build.platform_tag() == "manylinux_2_31_aarch64"
+    monkeypatch.setattr(build.sysconfig, "get_platform", lambda: "linux-armv7l")
+    with pytest.raises(RuntimeError, match="x86_64 and aarch64 Linux only"):
+        build.platform_tag()
+
+
+def test_the_build_switch(monkeypatch):
+    build = backend()
+    monkeypatch.delenv("VERSIONGATE_BUILD", raising=False)
+    assert build.build_kind() == "portable"
+    monkeypatch.setenv("VERSIONGATE_BUILD", "host")
+    assert build.build_kind() == "host"
+    assert build.build_kind({"build": "portable"}) == "portable"
+    with pytest.raises(RuntimeError, match="expected one of portable, host"):
+        build.build_kind({"build": "static"})
+
+
+def test_host_wheel_carries_the_host_build(tmp_path):
+    """--config-settings build=host: the library of build/lib (this machine's
+    glibc), tagged linux_<machine>, not the portable one."""
+    sh([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index", "--config-settings", "build=host",
+        "-w", tmp_path, REPO / "python"], tmp_path, timeout=BUILD_SECONDS)
+    wheels = list(tmp_path.glob("*.whl"))
+    assert [w.name for w in wheels] == ["versiongate-%s-py3-none-linux_%s.whl" % (VERSION, os.uname().machine)], wheels
+    with zipfile.ZipFile(wheels[0]) as archive:
+        inside = archive.read(LIBRARY)
+    host = build_id(REPO / "build" / "lib" / "libversiongate.so.1")
+    portable = build_id(REPO / "build" / "portable" / "lib" / "libversiongate.so.1")
+    assert host != portable
+    copy = tmp_path / "inside.so"
+    copy.write_bytes(inside)
+    assert build_id(copy) == host
+
+
+def build_id(library: Path) -> str:
+    notes = subprocess.run(["readelf", "-n", str(library)], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"Build ID: ([0-9a-f]+)", notes)
+    assert m, notes
+    return m[1]
