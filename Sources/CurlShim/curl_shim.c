@@ -49,8 +49,14 @@ static size_t on_header(char *bytes, size_t size, size_t count, void *user)
     return sink_append(s, bytes, n) ? n : 0;
 }
 
+/* CURLE_TOO_LARGE, curl 8.6's code for a header or field over libcurl's own
+ * limit (Debian 13's 8.14 reports a 1 MB header as this); by number, so the
+ * shim compiles against older curl.h too. */
+enum { VG_CURLE_TOO_LARGE = 100 };
+
 static vgh_outcome classify(CURLcode code, const sink *body, const sink *headers)
 {
+    if ((int)code == VG_CURLE_TOO_LARGE) return VGH_TOO_LARGE;
     switch (code) {
     case CURLE_OK: return VGH_OK;
     case CURLE_OPERATION_TIMEDOUT: return VGH_TIMEOUT;
