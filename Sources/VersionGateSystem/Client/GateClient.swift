@@ -78,13 +78,7 @@ package final class GateClient: Sendable {
         let (settings, lastFrame) = state.withLock { ($0.settings, $0.frame) }
         // One deadline for the whole call (the config, then the store
         // lookup), started by the first that may wait: a warm check reads no clock.
-        var started: Deadline?
-        func deadline() -> Deadline {
-            if let started { return started }
-            let made = Deadline(afterMilliseconds: settings.options.timeoutMs)
-            started = made
-            return made
-        }
+        var deadline = LazyDeadline(afterMilliseconds: settings.options.timeoutMs)
         guard let source = settings.source else {
             return GateResult(failOpen: settings.noSource,
                               language: system.environment.language(option: settings.options.locale),
@@ -98,7 +92,7 @@ package final class GateClient: Sendable {
             let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText,
                                       localeOption: settings.options.locale,
                                       environment: system.environment, now: system.wallClock(), files: system.files,
-                                      bootClock: system.bootClock, deadline: deadline(), log: log)
+                                      bootClock: system.bootClock, deadline: deadline.get(), log: log)
             switch source.load(request) {
             case .success(let config): loaded = config
             case .failure(let failure):
@@ -122,11 +116,11 @@ package final class GateClient: Sendable {
         case .upToDate: break
         case .mandatory:
             shouldPrompt = true
-            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline())
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
         case .optional:
             let claim = claim(decision, frame, settings, system, ownSystem: ownSystem)
             (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
-            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline())
+            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
         }
         // An invalid version fails open with its own failure; else the frame's.
         var invalid: GateFailure?

@@ -1,0 +1,20 @@
+/// One deadline for a whole call, started by the first step that may wait,
+/// so a warm check reads no clock. A value with a mutating getter, not a
+/// captured `var` and a nested function: Swift 6.0 boxed that `var` on the
+/// heap at every check (one allocation a check more than 6.3, which kept it
+/// on the stack; Tests/c/warm_alloc_test.c counts them).
+package struct LazyDeadline {
+    private let milliseconds: Int
+    private var started: Deadline?
+
+    package init(afterMilliseconds ms: Int) {
+        milliseconds = ms
+    }
+
+    package mutating func get() -> Deadline {
+        if let started { return started }
+        let made = Deadline(afterMilliseconds: milliseconds)
+        started = made
+        return made
+    }
+}
