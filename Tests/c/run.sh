@@ -233,6 +233,18 @@ for output in "$LIB" $build/bin/versiongate; do
         ok "$(basename "$output") needs glibc $newest at most ($([ "$portable" -eq 1 ] && echo promised || echo "this machine has"): $GLIBC_PROMISED)"
     fi
 done
+# A strong reference with no version binds to whatever the loader finds, or,
+# lazily bound, fails only when first called: e.g. glibc 2.38's
+# __isoc23_strtol, which a static runtime built against 2.38 calls, left
+# unversioned by a link against an older glibc that lacks it.
+for output in "$LIB" $build/bin/versiongate; do
+    unversioned=$(readelf --dyn-syms -W "$output" | awk '$7 == "UND" && $5 == "GLOBAL" && $8 !~ /@/ { print $8 }' | tr '\n' ' ')
+    if [ -z "$unversioned" ]; then
+        ok "$(basename "$output"): every strong undefined symbol carries a version"
+    else
+        fail "$(basename "$output") references symbols no library version defines: $unversioned"
+    fi
+done
 # What earlier builds bought: RELRO (relocated data made read-only) and
 # -z nodelete (a Swift runtime must never be unloaded).
 if readelf -lW "$LIB" | grep -q GNU_RELRO && readelf -d "$LIB" | grep -q 'Flags: NODELETE'; then
