@@ -6,30 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Which options each verb takes. */
-enum {
-    OPT_SOURCE = 1 << 0, OPT_VERSION = 1 << 1, OPT_PLATFORM = 1 << 2, OPT_SET = 1 << 3,
-    OPT_JSON = 1 << 4, OPT_DIALOG = 1 << 5, OPT_STORE = 1 << 6, OPT_APP_ID = 1 << 7,
-    OPT_COMMAND = 1 << 8, OPT_POSITIONAL = 1 << 9, OPT_VERBOSE = 1 << 10, OPT_VERSIONS = 1 << 11,
-    OPT_DETACH = 1 << 12, OPT_MAYBE_VERSION = 1 << 13, /* --version allowed, not required */
-    OPT_EVENTS = 1 << 14
-};
-
-static const struct {
-    const char *verb;
-    unsigned options;
-    size_t positionals;         /* with OPT_POSITIONAL: how many */
-} verbs[] = {
-    {"check", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_JSON | OPT_VERBOSE | OPT_EVENTS, 0},
-    {"exec", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_DIALOG | OPT_COMMAND | OPT_VERBOSE | OPT_EVENTS, 0},
-    {"explain", OPT_SOURCE | OPT_VERSION | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_EVENTS, 0},
-    {"compare", OPT_POSITIONAL, 2},
-    {"store-url", OPT_STORE | OPT_APP_ID | OPT_SET | OPT_VERBOSE, 0},
-    {"lint", OPT_POSITIONAL | OPT_PLATFORM, 1},
-    {"simulate", OPT_SOURCE | OPT_VERSIONS | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_EVENTS, 0},
-    {"refresh", OPT_SOURCE | OPT_PLATFORM | OPT_SET | OPT_VERBOSE | OPT_DETACH | OPT_MAYBE_VERSION, 0},
-};
-
 static int fail(vgcli_args *args, const char *format, ...) __attribute__((format(printf, 2, 3)));
 static int fail(vgcli_args *args, const char *format, ...) {
     va_list list;
@@ -75,11 +51,10 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
     memset(args, 0, sizeof *args);
     if (argc < 2) return fail(args, "no verb given");
     args->verb = argv[1];
-    unsigned allowed = 0;
-    size_t positionals = 0;
-    for (size_t v = 0; v < sizeof verbs / sizeof verbs[0]; v++)
-        if (strcmp(verbs[v].verb, args->verb) == 0) allowed = verbs[v].options, positionals = verbs[v].positionals;
-    if (!allowed) return fail(args, "unknown verb \"%s\"", args->verb);
+    const vgcli_verb *verb = vgcli_verb_named(args->verb);
+    if (!verb) return fail(args, "unknown verb \"%s\"", args->verb);
+    unsigned allowed = verb->options;
+    size_t positionals = verb->positionals;
 
     /* --help anywhere before "--" wins over every other problem. */
     for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
@@ -93,7 +68,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
         if (options_done || arg[0] != '-' || strcmp(arg, "-") == 0) {
-            if (allowed & OPT_POSITIONAL) {
+            if (allowed & VGCLI_OPT_POSITIONAL) {
                 if (args->positional_count == positionals) {
                     status = fail(args, "too many arguments: \"%s\"", arg);
                     break;
@@ -102,11 +77,11 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
                 continue;
             }
             status = fail(args, "unexpected argument \"%s\"%s", arg,
-                          (allowed & OPT_COMMAND) ? " (COMMAND goes after --)" : "");
+                          (allowed & VGCLI_OPT_COMMAND) ? " (COMMAND goes after --)" : "");
             break;
         }
         if (strcmp(arg, "--") == 0) {
-            if (allowed & OPT_COMMAND) {
+            if (allowed & VGCLI_OPT_COMMAND) {
                 args->command = argv + i + 1;
                 args->command_count = argc - i - 1;
                 break;
@@ -116,17 +91,17 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         }
 
         static const struct { const char *name; unsigned flag; const char *key; } valued[] = {
-            {"--source", OPT_SOURCE, "source"}, {"--platform", OPT_PLATFORM, "platform"},
-            {"--store", OPT_STORE, "store"}, {"--app-id", OPT_APP_ID, "app_id"},
-            {"--version", OPT_VERSION, NULL}, {"--dialog", OPT_DIALOG, NULL}, {"--set", OPT_SET, NULL},
-            {"--versions", OPT_VERSIONS, NULL}, {"--version-from", OPT_VERSION, "installed_version_from"},
-            {"--events", OPT_EVENTS, NULL},
+            {"--source", VGCLI_OPT_SOURCE, "source"}, {"--platform", VGCLI_OPT_PLATFORM, "platform"},
+            {"--store", VGCLI_OPT_STORE, "store"}, {"--app-id", VGCLI_OPT_APP_ID, "app_id"},
+            {"--version", VGCLI_OPT_VERSION, NULL}, {"--dialog", VGCLI_OPT_DIALOG, NULL}, {"--set", VGCLI_OPT_SET, NULL},
+            {"--versions", VGCLI_OPT_VERSIONS, NULL}, {"--version-from", VGCLI_OPT_VERSION, "installed_version_from"},
+            {"--events", VGCLI_OPT_EVENTS, NULL},
         };
         int matched = 0;
         for (size_t o = 0; o < sizeof valued / sizeof valued[0] && !matched && status == 0; o++) {
             if (!is_option(arg, valued[o].name)) continue;
             matched = 1;
-            unsigned permitted = allowed | ((allowed & OPT_MAYBE_VERSION) ? OPT_VERSION : 0);
+            unsigned permitted = allowed | ((allowed & VGCLI_OPT_MAYBE_VERSION) ? VGCLI_OPT_VERSION : 0);
             if (!(permitted & valued[o].flag)) {
                 status = fail(args, "%s is not an option of %s", valued[o].name, args->verb);
                 break;
@@ -135,18 +110,18 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
             if (!value) { status = fail(args, "%s needs a value", valued[o].name); break; }
             if (valued[o].key) {
                 status = add_setting(args, valued[o].key, strlen(valued[o].key), value);
-                if (valued[o].flag == OPT_SOURCE) args->has_source = 1;
-                if (valued[o].flag == OPT_STORE) args->has_store = 1;
-                if (valued[o].flag == OPT_VERSION) args->has_version_from = 1;
-            } else if (valued[o].flag == OPT_VERSION) {
+                if (valued[o].flag == VGCLI_OPT_SOURCE) args->has_source = 1;
+                if (valued[o].flag == VGCLI_OPT_STORE) args->has_store = 1;
+                if (valued[o].flag == VGCLI_OPT_VERSION) args->has_version_from = 1;
+            } else if (valued[o].flag == VGCLI_OPT_VERSION) {
                 args->version = value;
-            } else if (valued[o].flag == OPT_DIALOG) {
+            } else if (valued[o].flag == VGCLI_OPT_DIALOG) {
                 args->dialog = value;
-            } else if (valued[o].flag == OPT_VERSIONS) {
+            } else if (valued[o].flag == VGCLI_OPT_VERSIONS) {
                 args->versions = value;
-            } else if (valued[o].flag == OPT_EVENTS) {
+            } else if (valued[o].flag == VGCLI_OPT_EVENTS) {
                 /* simulate reads events files; the other verbs append to one. */
-                if (allowed & OPT_VERSIONS) args->funnel = value; else args->events = value;
+                if (allowed & VGCLI_OPT_VERSIONS) args->funnel = value; else args->events = value;
             } else {
                 const char *equals = strchr(value, '=');
                 if (!equals || equals == value) {
@@ -162,9 +137,9 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         }
         if (status) break;
         if (!matched) {
-            if (strcmp(arg, "--json") == 0 && (allowed & OPT_JSON)) { args->json = 1; continue; }
-            if (strcmp(arg, "--detach") == 0 && (allowed & OPT_DETACH)) { args->detach = 1; continue; }
-            if ((strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) && (allowed & OPT_VERBOSE)) {
+            if (strcmp(arg, "--json") == 0 && (allowed & VGCLI_OPT_JSON)) { args->json = 1; continue; }
+            if (strcmp(arg, "--detach") == 0 && (allowed & VGCLI_OPT_DETACH)) { args->detach = 1; continue; }
+            if ((strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) && (allowed & VGCLI_OPT_VERBOSE)) {
                 args->verbose++;
                 continue;
             }
@@ -173,7 +148,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         }
     }
     /* exec: a COMMAND after a bad option is still found (exec fails open). */
-    if (status != 0 && (allowed & OPT_COMMAND) && !args->command) {
+    if (status != 0 && (allowed & VGCLI_OPT_COMMAND) && !args->command) {
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--") == 0) {
                 args->command = argv + i + 1;
@@ -185,17 +160,17 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
 
     /* simulate --events reads events files only: no source, no installed base. */
     int funnel_only = args->funnel && !args->versions;
-    if ((allowed & OPT_SOURCE) && !args->has_source && !funnel_only) return fail(args, "--source is required");
-    if ((allowed & OPT_VERSION) && !args->version && !args->has_version_from)
+    if ((allowed & VGCLI_OPT_SOURCE) && !args->has_source && !funnel_only) return fail(args, "--source is required");
+    if ((allowed & VGCLI_OPT_VERSION) && !args->version && !args->has_version_from)
         return fail(args, "--version or --version-from is required");
     if (args->version && args->has_version_from)
         return fail(args, "--version and --version-from are exclusive: one says which version runs");
-    if ((allowed & OPT_STORE) && !args->has_store) return fail(args, "--store is required");
-    if ((allowed & OPT_VERSIONS) && !args->versions && !args->funnel)
+    if ((allowed & VGCLI_OPT_STORE) && !args->has_store) return fail(args, "--store is required");
+    if ((allowed & VGCLI_OPT_VERSIONS) && !args->versions && !args->funnel)
         return fail(args, "--versions FILE or --events FILE is required");
-    if ((allowed & OPT_POSITIONAL) && args->positional_count != positionals)
+    if ((allowed & VGCLI_OPT_POSITIONAL) && args->positional_count != positionals)
         return fail(args, positionals == 2 ? "needs two versions: A B" : "needs one FILE");
-    if ((allowed & OPT_COMMAND) && args->command_count == 0) return fail(args, "needs -- COMMAND [ARG...]");
+    if ((allowed & VGCLI_OPT_COMMAND) && args->command_count == 0) return fail(args, "needs -- COMMAND [ARG...]");
     return 0;
 }
 

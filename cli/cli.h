@@ -6,7 +6,8 @@
  * public header only. What lives here is what a command needs on top:
  * arguments, where to show a prompt, and exec.
  *
- *   args.c    the command line: verbs, options in any order, --set, --
+ *   verb_table.c the verbs, declared once: name, handler, options, help
+ *   args.c    the command line: a verb's options in any order, --set, --
  *   client.c  a vg_client made from the options; one-line warnings
  *   verbs.c   check, compare, store-url
  *   refresh.c refresh: the cache brought up to date, detached when asked
@@ -16,7 +17,7 @@
  *   prompt.c  where the prompt goes (--dialog auto) and the terminal prompt
  *   dialog.c  zenity, kdialog and notify-send argument vectors
  *   spawn.c   finding programs on PATH, posix_spawn with a clean fd set
- *   help.c    --help texts
+ *   help.c    --help: the overview, a verb's text
  */
 #ifndef VERSIONGATE_CLI_H
 #define VERSIONGATE_CLI_H
@@ -99,6 +100,32 @@ int vgcli_simulate(const vgcli_args *args);
 int vgcli_refresh(const vgcli_args *args);
 /* execv COMMAND (found on PATH when it has no slash); returns only on failure, with 126 or 127. */
 int vgcli_exec_command(char **command);
+
+/* ---- verb_table.c ---- */
+
+/* Which options a verb takes (its row in the table). */
+enum {
+    VGCLI_OPT_SOURCE = 1 << 0, VGCLI_OPT_VERSION = 1 << 1, VGCLI_OPT_PLATFORM = 1 << 2, VGCLI_OPT_SET = 1 << 3,
+    VGCLI_OPT_JSON = 1 << 4, VGCLI_OPT_DIALOG = 1 << 5, VGCLI_OPT_STORE = 1 << 6, VGCLI_OPT_APP_ID = 1 << 7,
+    VGCLI_OPT_COMMAND = 1 << 8, VGCLI_OPT_POSITIONAL = 1 << 9, VGCLI_OPT_VERBOSE = 1 << 10, VGCLI_OPT_VERSIONS = 1 << 11,
+    VGCLI_OPT_DETACH = 1 << 12, VGCLI_OPT_MAYBE_VERSION = 1 << 13, /* --version allowed, not required */
+    VGCLI_OPT_EVENTS = 1 << 14
+};
+
+/* One verb, declared once: the table is all the verbs there are. */
+typedef struct vgcli_verb {
+    const char *name;
+    int (*run)(const vgcli_args *args);
+    unsigned options;           /* VGCLI_OPT_* */
+    size_t positionals;         /* with VGCLI_OPT_POSITIONAL: how many */
+    const char *summary;        /* its line in the overview */
+    const char *help;           /* versiongate VERB --help */
+} vgcli_verb;
+
+extern const vgcli_verb vgcli_verbs[];
+extern const size_t vgcli_verb_count;
+/* The verb called `name`, or NULL. */
+const vgcli_verb *vgcli_verb_named(const char *name);
 
 /* ---- help.c ---- */
 /* Prints the help of `verb` (NULL: the overview) to stdout; 0 when known. */

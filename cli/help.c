@@ -1,140 +1,25 @@
-/* --help texts, with examples. */
+/* --help: the overview (its verb list from cli/verb_table.c) and each
+ * verb's text, which the table holds. */
 #include "cli.h"
 
 #include <stdio.h>
-#include <string.h>
-
-static const struct {
-    const char *verb;
-    const char *text;
-} helps[] = {
-    {NULL,
-     "Usage: versiongate VERB [OPTION]...\n"
-     "A version gate for app launchers: may this installed version run?\n"
-     "\n"
-     "Verbs:\n"
-     "  check      print the decision; exit 0 up to date, 10 optional, 20 mandatory\n"
-     "  exec       check, prompt where the user is, then run COMMAND (never when mandatory)\n"
-     "  explain    every step of a check, for operators (changes nothing)\n"
-     "  compare    compare two versions: -1, 0 or 1\n"
-     "  store-url  the store URL for an app\n"
-     "  lint       check a gate document or template export before publishing it\n"
-     "  simulate   what share of an installed base each status would reach\n"
-     "  refresh    bring a remote source's cache up to date (what a check starts by itself)\n"
-     "\n"
-     "Each verb takes --help. 'versiongate --version' prints the version.\n"
-     "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n"},
-    {"check",
-     "Usage: versiongate check --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]... [--json] [--events FILE] [--verbose]\n"
-     "Prints the decision (status, message, store URL), or with --json the result object.\n"
-     "Exit 0 up to date, 10 optional, 20 mandatory, 2 usage error. A source that fails\n"
-     "gives 0 (fail-open) and a one-line warning on stderr.\n"
-     "--set sets any client option (vg_client_set), e.g. locale, timeout_ms, store, app_id.\n"
-     "--version-from appstream[:ID] reads the installed version from the system's AppStream\n"
-     "metainfo (ID defaults to the app_id option); file:PATH from a file's first line.\n"
-     "--verbose (-v) prints the library's log on stderr: fetches, fallbacks; twice, every step.\n"
-     "--events FILE appends the library's events (decided, update_confirmed) to FILE, one JSON\n"
-     "line each; FILE is created 0600 and must be the user's own regular file (else a warning).\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate check --source /usr/share/myapp/gate.json --version 1.0.40\n"
-     "  versiongate check --source /usr/share/myapp/gate.json --version-from appstream:org.example.App\n"
-     "  versiongate check --version 2.1 --source https://example.com/gate.json --json\n"
-     "  versiongate check --source gate.json --version 1.0 --set locale=de --set store=flathub --set app_id=org.example.App\n"},
-    {"exec",
-     "Usage: versiongate exec --source S (--version V | --version-from FROM)\n"
-     "                        [--dialog auto|terminal|zenity|kdialog|none] [--platform P] [--set KEY=VALUE]... [--events FILE] [--verbose] -- COMMAND [ARG...]\n"
-     "Checks, then replaces itself with COMMAND (same pid, arguments unchanged, its exit status).\n"
-     "OPTIONAL: prompts once (Update, Later, Skip this version), then runs COMMAND.\n"
-     "MANDATORY: a blocking prompt whose Update opens the store; COMMAND never starts; exit 20.\n"
-     "Errors fail open: a failing source or a bad option warns on stderr and runs COMMAND.\n"
-     "COMMAND without a slash is looked up in the absolute entries of PATH.\n"
-     "--dialog auto (default): a terminal when stdin and stdout are ttys, else zenity or\n"
-     "kdialog in a graphical session, else notify-send (OPTIONAL), else stderr.\n"
-     "--events FILE appends every event as a JSON line: decided, the prompt's outcome (shown,\n"
-     "update, later, skip, dismissed, store_opened), update_confirmed; a bad FILE only warns.\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate exec --source /usr/share/myapp/gate.json --version 1.0.40 -- /usr/bin/myapp\n"
-     "  Exec=versiongate exec --source /usr/share/myapp/gate.json --version-from appstream:org.example.App -- /usr/bin/myapp %U\n"
-     "  versiongate exec --dialog zenity --set remind_after_s=604800 --source gate.json --version 1.0 -- myapp \"$@\"\n"},
-    {"explain",
-     "Usage: versiongate explain --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]...\n"
-     "                           [--events FILE] [--verbose]\n"
-     "Every step of one check: where the config came from, the thresholds, the rule that\n"
-     "decided, the message language, the store URL and why, the session state.\n"
-     "Changes nothing: no prompt is consumed. Exit 0.\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate explain --source /usr/share/myapp/gate.json --version 1.0.40\n"
-     "  versiongate explain --source firebase://my-project?api_key=K&app_id=A --version 1.0 --set locale=pt_BR\n"},
-    {"compare",
-     "Usage: versiongate compare A B\n"
-     "Prints -1 (A < B), 0 (equal) or 1 (A > B) and exits 0; an invalid version exits 1.\n"
-     "The library compares (semver pre-release order, build ignored; versiongate(1) has the grammar).\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate compare 1.10 1.9        # 1\n"
-     "  versiongate compare 2.0.0-beta 2.0  # -1\n"
-     "  versiongate compare -- v1.0 1.0.0   # 0\n"},
-    {"store-url",
-     "Usage: versiongate store-url --store url|flathub|snap|appstore [--app-id ID] [--set KEY=VALUE]... [--verbose]\n"
-     "Prints the store URL the library gives (vg_client_store_url); exit 1 when none passes\n"
-     "the URL policy. Inside Flatpak or Snap the store's https page comes first.\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate store-url --store flathub --app-id org.example.App\n"
-     "  versiongate store-url --store snap --app-id example --set allowed_url_schemes=https\n"},
-    {"lint",
-     "Usage: versiongate lint FILE [--platform P]...\n"
-     "Checks a gate document or a Remote Config template export before it is published:\n"
-     "invalid JSON (line and column), thresholds that are not versions, a minimum above the\n"
-     "latest version, bad blocked versions, an unparsable effective_at, a rollout percent\n"
-     "outside 0-100, a message too long or with control characters, a refused update URL,\n"
-     "an unknown key close to a known one. Exit 0 clean, 1 with one line per problem.\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate lint gate.json\n"
-     "  versiongate lint remote_config_template.json --platform linux --platform ios\n"},
-    {"simulate",
-     "Usage: versiongate simulate --source S --versions FILE [--platform P] [--set KEY=VALUE]...\n"
-     "       versiongate simulate --events FILE\n"
-     "Reads lines of VERSION COUNT (the installed base; # starts a comment) and prints how\n"
-     "many installations, and what share, would get each status:\n"
-     "  mandatory N P%\n  optional N P%\n  up_to_date N P%\n"
-     "A staged OPTIONAL counts its rollout percent of COUNT as optional. Records nothing.\n"
-     "--events FILE (JSON lines of exec --events, e.g. collected from many machines) prints\n"
-     "the funnel per version, what users did with the prompt and how many updates took:\n"
-     "  version prompted later skip dismissed update confirmed\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate simulate --source gate.json --versions installed.txt\n"
-     "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"
-     "  versiongate simulate --events events.jsonl\n"},
-    {"refresh",
-     "Usage: versiongate refresh --source S [--version V] [--platform P] [--set KEY=VALUE]... [--detach] [--verbose]\n"
-     "Fetches the remote source S into the cache unless the cache is fresh, under the same\n"
-     "rules as a check (one fetch per login burst, backoff, trusted_keys, no rollback),\n"
-     "within 30 s, at low priority. A check on a cache older than cache_ttl_s but within\n"
-     "stale_while_revalidate_s starts 'versiongate refresh --detach' with its own options\n"
-     "and answers at once; run it yourself only to warm a cache.\n"
-     "--version: the app's, as a check would send it (Firebase conditions may use it).\n"
-     "--detach: start the refresher in a session of its own with no terminal, exit at once.\n"
-     "Exit 0 when the cache is current, 1 when the fetch failed (the cache is unchanged).\n"
-     "\n"
-     "Examples:\n"
-     "  versiongate refresh --source https://config.example.com/gate.json\n"
-     "  versiongate refresh --source https://config.example.com/gate.json --set trusted_keys=RWQ... -v\n"},
-};
 
 int vgcli_help(const char *verb) {
-    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++) {
-        if ((verb == NULL) != (helps[i].verb == NULL)) continue;
-        if (verb && strcmp(verb, helps[i].verb) != 0) continue;
-        fputs(helps[i].text, stdout);
+    if (verb) {
+        const vgcli_verb *known = vgcli_verb_named(verb);
+        if (!known) return -1;
+        fputs(known->help, stdout);
         return 0;
     }
-    return -1;
+    fputs("Usage: versiongate VERB [OPTION]...\n"
+          "A version gate for app launchers: may this installed version run?\n"
+          "\n"
+          "Verbs:\n", stdout);
+    for (size_t i = 0; i < vgcli_verb_count; i++) printf("  %-10s %s\n", vgcli_verbs[i].name, vgcli_verbs[i].summary);
+    fputs("\n"
+          "Each verb takes --help. 'versiongate --version' prints the version.\n"
+          "Exit codes: 0 up to date (and every error), 10 optional, 20 mandatory, 2 usage error.\n", stdout);
+    return 0;
 }
 
 void vgcli_print_version(void) {

@@ -1,4 +1,4 @@
-/* versiongate VERB ...: dispatch (see cli.h for the files). */
+/* versiongate VERB ...: dispatch through the verb table (cli/verb_table.c). */
 #include "cli.h"
 
 #include <stdio.h>
@@ -18,18 +18,8 @@ int main(int argc, char **argv) {
         return VGCLI_EXIT_OK;
     }
 
-    static const struct {
-        const char *verb;
-        int (*run)(const vgcli_args *);
-    } verbs[] = {
-        {"check", vgcli_check}, {"exec", vgcli_exec}, {"explain", vgcli_explain},
-        {"compare", vgcli_compare}, {"store-url", vgcli_store_url}, {"lint", vgcli_lint},
-        {"simulate", vgcli_simulate}, {"refresh", vgcli_refresh},
-    };
-    int (*run)(const vgcli_args *) = NULL;
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        if (strcmp(argv[1], verbs[i].verb) == 0) run = verbs[i].run;
-    if (!run) {
+    const vgcli_verb *verb = vgcli_verb_named(argv[1]);
+    if (!verb) {
         char message[256];
         snprintf(message, sizeof message, "unknown verb \"%.100s\"", argv[1]);
         return vgcli_usage_error(NULL, message);
@@ -41,7 +31,7 @@ int main(int argc, char **argv) {
     if (parsed == 0 && args.help) {
         vgcli_help(args.verb);
         code = VGCLI_EXIT_OK;
-    } else if (parsed != 0 && run == vgcli_exec && args.command_count > 0) {
+    } else if (parsed != 0 && (verb->options & VGCLI_OPT_COMMAND) && args.command_count > 0) {
         /* exec fails open: its own mistake never keeps COMMAND from starting. */
         vgcli_warn("%s; %s starts unchecked", args.error, args.command[0]);
         vgcli_args_free(&args);
@@ -49,7 +39,7 @@ int main(int argc, char **argv) {
     } else if (parsed != 0) {
         code = vgcli_usage_error(args.verb, args.error);
     } else {
-        code = run(&args);
+        code = verb->run(&args);
     }
     vgcli_args_free(&args);
     return code;
