@@ -104,12 +104,14 @@ else
     head -n 20 "$out/cc.log" | sed 's/^/     /'
 fi
 
-# The glibc 2.32/2.35 stand-ins the portable build links in, compiled as
+# The glibc 2.32/2.35/2.38 stand-ins the portable build links in, compiled as
 # scripts/build compiles them (Debian 11's headers), next to glibc's own.
 if [ "$portable" -eq 1 ]; then
 sysroot=$(scripts/debian11 sysroot)
 if "$(scripts/toolchain)/clang" --sysroot="$sysroot" -O2 -c Sources/SystemShim/glibc_compat.c -o "$out/glibc_compat.o" \
         -D_dl_find_object=compat_dl_find_object -D__libc_single_threaded=compat_libc_single_threaded \
+        -D__isoc23_strtol=compat_isoc23_strtol -D__isoc23_strtoll=compat_isoc23_strtoll \
+        -D__isoc23_strtoul=compat_isoc23_strtoul \
         -fvisibility=default 2>"$out/cc.log" &&
    nm "$out/glibc_compat.o" | grep -q compat_dl_find_object &&
    "$CC" -std=gnu11 -Wall -Wextra -Werror Tests/c/glibc_compat_test.c "$out/glibc_compat.o" -ldl \
