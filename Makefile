@@ -105,4 +105,4 @@ uninstall:
 	$(LDCONFIG)
 
 clean:
-	rm -rf build .build .build-portable
+	rm -rf build .build .build-portable .build-portable-*
