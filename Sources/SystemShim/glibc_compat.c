@@ -118,12 +118,6 @@ static const char *binary_digits(const char *text, int base, int *negative)
     return NULL;
 }
 
-/* The binary digits' value, saturated at ULLONG_MAX (errno ERANGE). */
-static unsigned long long binary_value(const char *digits, char **end)
-{
-    return strtoull(digits, end, 2);
-}
-
 /* A signed result in [minimum, maximum] from a sign and a magnitude. */
 static long long signed_result(int negative, unsigned long long magnitude, long long minimum, long long maximum)
 {
@@ -136,30 +130,31 @@ static long long signed_result(int negative, unsigned long long magnitude, long 
     return magnitude == limit ? minimum : -(long long)magnitude;
 }
 
-__attribute__((visibility("hidden"))) long __isoc23_strtol(const char *text, char **end, int base)
+/* C23's reading of a 0b-prefixed signed value into *value; 0 when `text`
+ * has no such prefix for `base` (then C17's function reads it the same). */
+static int binary_signed(const char *text, char **end, int base, long long minimum, long long maximum,
+                         long long *value)
 {
     int negative = 0;
     const char *digits = binary_digits(text, base, &negative);
-    if (!digits) return strtol(text, end, base);
+    if (!digits) return 0;
     int saved = errno;
     errno = 0;
-    unsigned long long magnitude = binary_value(digits, end);
-    long result = (long)signed_result(negative, magnitude, LONG_MIN, LONG_MAX);
+    *value = signed_result(negative, strtoull(digits, end, 2), minimum, maximum);
     if (errno == 0) errno = saved;
-    return result;
+    return 1;
+}
+
+__attribute__((visibility("hidden"))) long __isoc23_strtol(const char *text, char **end, int base)
+{
+    long long value;
+    return binary_signed(text, end, base, LONG_MIN, LONG_MAX, &value) ? (long)value : strtol(text, end, base);
 }
 
 __attribute__((visibility("hidden"))) long long __isoc23_strtoll(const char *text, char **end, int base)
 {
-    int negative = 0;
-    const char *digits = binary_digits(text, base, &negative);
-    if (!digits) return strtoll(text, end, base);
-    int saved = errno;
-    errno = 0;
-    unsigned long long magnitude = binary_value(digits, end);
-    long long result = signed_result(negative, magnitude, LLONG_MIN, LLONG_MAX);
-    if (errno == 0) errno = saved;
-    return result;
+    long long value;
+    return binary_signed(text, end, base, LLONG_MIN, LLONG_MAX, &value) ? value : strtoll(text, end, base);
 }
 
 /* As strtoul: a negative value is negated in unsigned arithmetic. */
@@ -170,7 +165,7 @@ __attribute__((visibility("hidden"))) unsigned long __isoc23_strtoul(const char 
     if (!digits) return strtoul(text, end, base);
     int saved = errno;
     errno = 0;
-    unsigned long long magnitude = binary_value(digits, end);
+    unsigned long long magnitude = strtoull(digits, end, 2);
     if (errno == ERANGE || magnitude > ULONG_MAX) {
         errno = ERANGE;
         return ULONG_MAX;
