@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "system_shim.h"
 
 #include <fcntl.h>
@@ -32,6 +33,11 @@ int vg_system_open(const char *path, int flags, unsigned int mode)
 int vg_system_openat(int directory, const char *name, int flags, unsigned int mode)
 {
     return openat(directory, name, flags, (mode_t)mode);
+}
+
+int vg_system_pipe(int fds[2], int flags)
+{
+    return pipe2(fds, flags);
 }
 
 int vg_system_fcntl(int fd, int command, int argument)

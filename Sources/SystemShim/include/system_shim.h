@@ -11,6 +11,9 @@
 
 #define VG_SYSTEM_HIDDEN __attribute__((visibility("hidden")))
 
+/* pipe2(fds, flags) (_GNU_SOURCE, which Swift's view of the headers lacks). */
+VG_SYSTEM_HIDDEN int vg_system_pipe(int fds[2], int flags);
+
 /* open(path, flags, mode); mode is used only with O_CREAT. */
 VG_SYSTEM_HIDDEN int vg_system_open(const char *path, int flags, unsigned int mode);
 

@@ -11,9 +11,9 @@ package final class GateClient: Sendable {
         /// nil when the options select none: `sourceFailure` says why.
         let source: (any ConfigSource)?
         let sourceFailure: GateFailure?
-        init(_ options: ClientOptions) {
+        init(_ options: ClientOptions, network: NetworkPlace) {
             self.options = options
-            switch SourceFactory.make(options) {
+            switch SourceFactory.make(options, network: network) {
             case .success(let source): (self.source, sourceFailure) = (source, nil)
             case .failure(let failure): (source, sourceFailure) = (nil, failure)
             }
@@ -27,7 +27,7 @@ package final class GateClient: Sendable {
         var settings: State
         var frame: ResultFrame?
     }
-    private let state = Mutex(Current(settings: State(ClientOptions())))
+    private let state = Mutex(Current(settings: State(ClientOptions(), network: .helper)))
     private let storeLocator = StoreLocator()
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
@@ -46,7 +46,7 @@ package final class GateClient: Sendable {
         try state.withLock { (current: inout Current) throws(GateFailure) in
             var options = current.settings.options
             try options.set(key, value)
-            if options != current.settings.options { current = Current(settings: State(options)) }
+            if options != current.settings.options { current = Current(settings: State(options, network: system.network)) }
         }
     }
 

@@ -11,7 +11,7 @@ extension GateClient {
     package func refresh(current: UnsafeBufferPointer<UInt8>? = nil, log: CallLog? = nil) -> GateFailure? {
         let options = settings.options
         let source: any ConfigSource
-        switch SourceFactory.make(options) {
+        switch SourceFactory.make(options, network: system.network) {
         case .success(let made): source = made
         case .failure(let failure): return failure
         }

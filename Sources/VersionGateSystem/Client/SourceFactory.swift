@@ -1,7 +1,7 @@
 import VersionGateCore
 /// The ConfigSource that a client's options describe.
 package enum SourceFactory {
-    package static func make(_ options: ClientOptions) -> Result<any ConfigSource, GateFailure> {
+    package static func make(_ options: ClientOptions, network: NetworkPlace) -> Result<any ConfigSource, GateFailure> {
         guard let spec = options.source else {
             return .failure(.config("no source set (vg_client_set \"source\")"))
         }
@@ -10,7 +10,7 @@ package enum SourceFactory {
         case .file(let path):
             return .success(LocalDocumentSource(path: path, platform: options.platform, trust: trust))
         case .document(let url):
-            return .success(remote(DocumentFetcher(url: url, trust: trust), options, trust))
+            return .success(remote(DocumentFetcher(url: url, trust: trust), options, trust, network))
         case .firebase(let projectID, let urlKey, let urlAppID):
             guard trust == nil else {
                 return .failure(.config("trusted_keys is set, but the source is Firebase Remote Config, whose values "
@@ -24,11 +24,12 @@ package enum SourceFactory {
             let fetcher = FirebaseFetcher(projectID: project, apiKey: apiKey, appID: appID,
                                           packageName: options.packageName, endpoint: options.firebaseEndpoint,
                                           installationsEndpoint: options.firebaseInstallationsEndpoint)
-            return .success(remote(fetcher, options, nil))
+            return .success(remote(fetcher, options, nil, network))
         }
     }
 
-    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ trust: DocumentTrust?)
+    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ trust: DocumentTrust?,
+                               _ network: NetworkPlace)
         -> RemoteSource {
         var settings = RemoteSource.Settings()
         settings.cacheTTLSeconds = options.cacheTTLSeconds
@@ -40,6 +41,7 @@ package enum SourceFactory {
         settings.staleWhileRevalidateSeconds = options.staleWhileRevalidateSeconds
         settings.backgroundRefresh = options.backgroundRefresh
         settings.assignments = options.assignmentList
+        settings.network = network
         return RemoteSource(fetcher: fetcher, platform: options.platform, settings: settings)
     }
 }

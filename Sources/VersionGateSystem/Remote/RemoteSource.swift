@@ -8,12 +8,23 @@ import Synchronization
 /// fetch (single flight per process; none while backing off); when that
 /// fails, the cache if younger than `maxStale` (or the server's
 /// stale-if-error), else the embedded default, else no config (UP_TO_DATE).
+/// A remote config behind the cache (docs/design.md, "Sources and the cache"). Per check: a fresh cached
+/// config answers without network; a stale one within the
+/// stale-while-revalidate window answers at once and one refresh starts in
+/// the background (docs/design.md, "The background refresh"); otherwise one
+/// fetch (one per login burst; none while backing off), made in the fetch
+/// helper (docs/design.md, "The fetch helper"); when that fails, the cache
+/// if younger than `maxStale` (or the server's stale-if-error), else the
+/// embedded default, else no config (UP_TO_DATE).
 package final class RemoteSource: ConfigSource {
     package struct Settings: Sendable {
         package var cacheTTLSeconds: Int64 = 3600
         /// 0 = a failed fetch never falls back to the cache.
         package var maxStaleSeconds: Int64 = 86_400
         package var limits = TransportLimits()
+        /// Where fetches run: the helper process, or here (in the helper itself).
+        package var network = NetworkPlace.helper
+        /// The transport of a fetch made here.
         package var transport: any HTTPTransport = CurlTransport()
         /// The local gate document used when no remote config can be had.
         package var defaults: LocalDocumentSource?
@@ -24,17 +35,13 @@ package final class RemoteSource: ConfigSource {
         /// refresh runs behind it; 0 = fetch first (as before the window).
         package var staleWhileRevalidateSeconds: Int64 = 0
         package var backgroundRefresh = ClientOptions.BackgroundRefresh.process
-        /// What starts that refresh (a detached `versiongate refresh`, or a thread).
-        package var refresher: any BackgroundRefresher = LiveRefresher()
-        /// The client's options as `key=value`, for the refresher's command line.
+        /// The client's options as `key=value`, for the helper's request.
         package var assignments: [String] = []
     }
 
     package let fetcher: any ConfigFetcher
     package let platform: String
     package let settings: Settings
-    /// Shared by every source with this cache key: concurrent checks make one fetch.
-    private let flight: SingleFlight
     private let memo = Mutex<Memo?>(nil)
 
     /// The newest good entry this process knows, with its snapshot built.
@@ -54,7 +61,6 @@ package final class RemoteSource: ConfigSource {
         self.fetcher = fetcher
         self.platform = platform
         self.settings = settings
-        flight = SingleFlight.forKey(fetcher.cacheKey)
     }
 
     package var name: String { fetcher.name }
@@ -73,8 +79,8 @@ package final class RemoteSource: ConfigSource {
             case .staleWhileRevalidate:
                 request.log?.add(.debug, "\(name): cached config is stale (\(age(of: hit.entry, at: request) ?? 0) s old); "
                                  + "deciding from it while it is refreshed")
-                // No refresh could run (an unwritable cache, no process or
-                // thread): then a fetch first, as without the window.
+                // No refresh could run (an unwritable cache, no helper):
+                // then a fetch first, as without the window.
                 let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
                 guard startRefresh(request, cacheDirectory, stateDirectory) else { break }
                 return .success(loaded(hit, .staleCache, at: request))
@@ -82,41 +88,77 @@ package final class RemoteSource: ConfigSource {
                 break
             }
         }
-        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
-        switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
-        case .led(.success(let fetched)):
+        switch fetch(request, mode: .fetchFirst) {
+        case .success(let fetched):
             return .success(loaded(remember(fetched), fetched.origin, at: request, note: fetched.note))
-        case .waited(.success(let fetched)):
-            // The flight is shared by every source of this URL in the process,
-            // also one without trusted_keys: its config counts only if signed.
-            if let trust = settings.trust, !trust.stillTrusts(fetched.entry.config) {
-                let failure = GateFailure(.signature, "\(name): the config another check fetched meanwhile "
-                                          + "was not verified with these trusted_keys")
-                return fallback(cached(cacheDirectory), failure, request)
-            }
-            request.log?.add(.debug, "\(name): used the fetch another check made meanwhile")
-            return .success(loaded(remember(fetched), .cacheHit, at: request))
-        case .led(.failure(let failure)), .waited(.failure(let failure)):
-            return fallback(cached(cacheDirectory), failure, request)
-        case .timedOut:
-            let failure = GateFailure(.timeout, "\(name): the deadline passed while another check was fetching it")
+        case .failure(let failure):
             return fallback(cached(cacheDirectory), failure, request)
         }
     }
 
-    /// One fetch for every check waiting on the flight, unless the cache
-    /// became fresh meanwhile.
-    private func fetchOnce(_ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
-                           _ stateDirectory: PrivateDirectory?) -> SingleFlight.Outcome {
+    /// Brings the cache up to date unless it is fresh, with the same login-
+    /// burst lock, backoff, signature and rollback rules as a check's fetch:
+    /// what `vg_client_refresh` and a background refresh run.
+    package func revalidate(_ request: LoadRequest) -> Result<LoadedConfig.Origin, GateFailure> {
+        switch fetch(request, mode: .refresh) {
+        case .success(let fetched):
+            _ = remember(fetched)
+            request.log?.add(.info, "\(name): refreshed (\(fetched.origin.rawValue))")
+            return .success(fetched.origin)
+        case .failure(let failure):
+            request.log?.add(.info, "\(name): refresh failed; the cache stays as it was: \(failure.message)")
+            return .failure(failure)
+        }
+    }
+
+    /// One fetch, where the settings say: in the helper (every host), or here.
+    private func fetch(_ request: LoadRequest, mode: FetchMode) -> Result<FetchedConfig, GateFailure> {
+        switch settings.network {
+        case .inProcess:
+            return fetchHere(request, mode: mode)
+        case .helper:
+            let helper: FetchHelper
+            switch FetchHelper.located {
+            case .failure(let failure): return .failure(GateFailure(failure.kind, "\(name): \(failure.message)"))
+            case .success(let found): helper = found
+            }
+            request.log?.add(.info, "\(name): fetching in \(helper.path) (\(request.deadline.remainingMilliseconds) ms left)")
+            switch helper.run(helperRequest(request, mode: mode), until: request.deadline) {
+            case .failure(let failure): return .failure(GateFailure(failure.kind, "\(name): \(failure.message)"))
+            case .success(let answer): return fetched(from: answer, request)
+            }
+        }
+    }
+
+    /// What a fetch is for: a check waiting for it, a refresh someone waits
+    /// for (`vg_client_refresh`), or one behind a check that nobody waits for.
+    package enum FetchMode: String, Sendable, CaseIterable {
+        case fetchFirst = "fetch"
+        case refresh
+        case background
+    }
+
+    /// A fetch made in this process (the helper's own, and tests'): under the
+    /// login-burst lock, unless the cache became fresh meanwhile.
+    package func fetchHere(_ request: LoadRequest, mode: FetchMode) -> Result<FetchedConfig, GateFailure> {
+        var request = request
+        if request.boot == nil { request.boot = request.bootClock() }
+        let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
+        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         let cached = self.cached(cacheDirectory)
         if let cached, isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
         // Launchers of this source starting together (a login) share one
         // request: the first to lock fetches, the others wait for the lock
         // (at most half what their deadline has left: a stopped holder
-        // cannot keep them past it) and then find the cache it wrote.
+        // cannot keep them past it) and then find the cache it wrote. A
+        // background refresh does not wait: whoever holds the lock is
+        // refreshing already.
+        let wait = mode == .background ? 0 : request.deadline.remainingMilliseconds / 2
         let burst = cacheDirectory.flatMap { directory in
-            request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)),
-                               until: Deadline(afterMilliseconds: request.deadline.remainingMilliseconds / 2))
+            request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)), until: Deadline(afterMilliseconds: wait))
+        }
+        if cacheDirectory != nil, burst == nil, mode == .background {
+            return .failure(GateFailure(.timeout, "\(name): another process is fetching it; no second refresh"))
         }
         if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, at: request) {
             return .success(written.fetched(.cacheHit))
@@ -134,94 +176,104 @@ package final class RemoteSource: ConfigSource {
     }
 
     private static func lockName(_ key: String) -> String { "lock-\(fnv1a64Hex(key))" }
-    /// The "refresh pending" marker: one background refresher per burst.
-    package static func markerName(_ key: String) -> String { "refresh-\(fnv1a64Hex(key))" }
+
+    // MARK: The helper's request and answer (docs/design.md, "The fetch helper")
+
+    /// The environment variables a fetch reads: the check's (XDG homes,
+    /// locale), and the proxies, which libcurl reads in the helper.
+    private static let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+                                         "no_proxy", "NO_PROXY"]
+
+    private func helperRequest(_ request: LoadRequest, mode: FetchMode) -> HelperMessage {
+        var message = HelperMessage()
+        message.add("protocol", HelperService.protocolVersion)
+        message.add("mode", mode.rawValue)
+        for assignment in settings.assignments { message.add("option", assignment) }
+        if let version = request.appVersion { message.add("version", version) }
+        message.add("now", String(request.now))
+        // The helper's own deadline ends first, so its failure says what went
+        // wrong; the host's kill at its deadline is for a helper that hangs.
+        let left = mode == .background ? RefreshLimits.deadlineMilliseconds : request.deadline.remainingMilliseconds
+        message.add("deadline_ms", String(left - left / 10))
+        let variables = request.environment.variables
+        for name in CheckEnvironment.names + Self.proxyVariables {
+            if let value = variables[name] ?? request.environment.value(name) { message.add("env", name + "=" + value) }
+        }
+        if let home = request.environment.cacheHome { message.add("cache_home", home) }
+        if let home = request.environment.stateHome { message.add("state_home", home) }
+        if let log = request.log { message.add("log", log.threshold.rawValue) }
+        return message
+    }
+
+    /// The helper's answer as a fetch's outcome; its log lines go to ours.
+    private func fetched(from answer: HelperMessage, _ request: LoadRequest) -> Result<FetchedConfig, GateFailure> {
+        for line in answer.values("log") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, let level = LogLevel(rawValue: String(parts[0])) {
+                request.log?.add(level, "helper: " + parts[1])
+            }
+        }
+        guard answer.value("outcome") == "fetched" else {
+            let kind = GateFailure.Kind.allCases.first { "\($0)" == answer.value("kind") } ?? .internalError
+            return .failure(GateFailure(kind, answer.value("message") ?? "\(name): the fetch helper failed"))
+        }
+        guard let text = answer.value("entry"), let entry = CachedConfig.decode(Array(text.utf8), key: fetcher.cacheKey),
+              let origin = answer.value("origin").flatMap(LoadedConfig.Origin.init(rawValue:)) else {
+            return .failure(GateFailure(.internalError, "\(name): the fetch helper's answer is malformed"))
+        }
+        if let trust = settings.trust, !trust.stillTrusts(entry.config) {
+            return .failure(GateFailure(.signature, "\(name): the config the fetch helper brought "
+                                        + "was not verified with these trusted_keys"))
+        }
+        return .success(FetchedConfig(entry: entry, identity: nil, origin: origin, note: answer.value("note")))
+    }
 
     // MARK: The background refresh (docs/design.md, "The background refresh")
 
     /// Starts one refresh behind a check that answered from a stale cache,
-    /// unless one is pending (the marker), the server asked us to back off,
-    /// or this is a fork() child.
+    /// unless one is under way (its holder has the login-burst lock), the
+    /// server asked us to back off, or this is a fork() child.
     /// false when none is running or could be started (the check then
-    /// fetches first); true also when one is pending or the server asked us
-    /// to back off (then the stale cache answers without a request).
+    /// fetches first); true also when one is under way or the server asked
+    /// us to back off (then the stale cache answers without a request).
     private func startRefresh(_ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
                               _ stateDirectory: PrivateDirectory?) -> Bool {
-        guard ForkGuard.refusal == nil else { return false }
+        guard ForkGuard.refusal == nil, let cacheDirectory else { return false }
         if let backoff = stateDirectory?.read(Self.backoffName(fetcher.cacheKey), maxBytes: 4096).flatMap(Backoff.decode),
            let wait = backoff.remainingSeconds(at: request.now) {
             request.log?.add(.info, "\(name): no refresh started: backing off after throttling for \(wait) s more")
             return true
         }
-        let marker = cacheDirectory?.filePath(Self.markerName(fetcher.cacheKey))
-        if let marker {
-            switch claim(marker, request) {
-            case .created: break
-            case .alreadyThere:
-                request.log?.add(.debug, "\(name): a refresh is already under way (\(marker))")
-                return true
-            case .failed(let why):
-                request.log?.add(.info, "\(name): no refresh can be started (\(why)); fetching first")
-                return false
-            }
+        let lock = cacheDirectory.filePath(Self.lockName(fetcher.cacheKey))
+        guard request.files.lock(lock, until: Deadline(afterMilliseconds: 0)) != nil else {
+            request.log?.add(.debug, "\(name): a fetch is already under way (\(lock) is locked)")
+            return true
         }
         var refreshing = request
         refreshing.deadline = Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds)
-        refreshing.log = nil
-        let background = refreshing
-        let started = settings.refresher.start(settings.backgroundRefresh, assignments: settings.assignments,
-                                               version: request.appVersion) {
-            _ = self.revalidate(background)
+        switch settings.network {
+        case .inProcess:
+            // No process to leave it to: the refresh runs before the answer.
+            refreshing.log = nil
+            _ = fetchHere(refreshing, mode: .background)
+            return true
+        case .helper:
+            switch FetchHelper.located.flatMap({ $0.start(helperRequest(refreshing, mode: .background)) }) {
+            case .success(let pid):
+                request.log?.add(.info, "\(name): started a background refresh (fetch helper, pid \(pid))")
+                return true
+            case .failure(let failure):
+                request.log?.add(.warning, "\(name): no background refresh could be started (\(failure.message)); "
+                                 + "fetching first")
+                return false
+            }
         }
-        guard let started else {
-            if let marker { request.files.remove(marker) }
-            request.log?.add(.warning, "\(name): no background refresh could be started (no process, no thread); "
-                             + "fetching first")
-            return false
-        }
-        request.log?.add(.info, "\(name): started a background refresh: \(started)")
-        return true
     }
 
-    /// The marker, made with O_EXCL; one older than a refresher's deadline
-    /// (or from the future) was left by one that died and is replaced once.
-    private func claim(_ marker: String, _ request: LoadRequest) -> ExclusiveCreation {
-        let first = request.files.createExclusively(marker)
-        guard first == .alreadyThere, let identity = request.files.identity(of: marker) else { return first }
-        let age = request.now &- identity.modifiedSeconds
-        guard age > RefreshLimits.markerLifetimeSeconds || age < -5 else { return first }
-        request.files.remove(marker)
-        return request.files.createExclusively(marker)
-    }
-
-    /// Brings the cache up to date unless it is fresh: the same single
-    /// flight, login-burst lock (freshness checked again under it), backoff,
-    /// signature and rollback rules as a check's fetch. What a background
-    /// refresher runs; removes the "refresh pending" marker when done.
-    package func revalidate(_ request: LoadRequest) -> Result<LoadedConfig.Origin, GateFailure> {
-        var request = request
-        request.boot = request.bootClock()
-        let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
-        let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
-        defer { cacheDirectory?.remove(Self.markerName(fetcher.cacheKey)) }
-        switch flight.join(until: request.deadline, { fetchOnce(request, cacheDirectory, stateDirectory) }) {
-        case .led(.success(let fetched)):
-            _ = remember(fetched)
-            request.log?.add(.info, "\(name): refreshed (\(fetched.origin.rawValue))")
-            return .success(fetched.origin)
-        case .waited(.success(let fetched)):
-            return .success(fetched.origin)
-        case .led(.failure(let failure)), .waited(.failure(let failure)):
-            request.log?.add(.info, "\(name): refresh failed; the cache stays as it was: \(failure.message)")
-            return .failure(failure)
-        case .timedOut:
-            return .failure(GateFailure(.timeout, "\(name): the deadline passed while another check was fetching it"))
-        }
-    }
     private static func backoffName(_ key: String) -> String { "backoff-\(fnv1a64Hex(key)).json" }
 
     private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
-                         _ stateDirectory: PrivateDirectory?) -> SingleFlight.Outcome {
+                         _ stateDirectory: PrivateDirectory?) -> Result<FetchedConfig, GateFailure> {
         let backoffFile = Self.backoffName(fetcher.cacheKey)
         if let backoff = stateDirectory?.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode),
            let wait = backoff.remainingSeconds(at: request.now) {

@@ -25,6 +25,13 @@ package struct CheckEnvironment: Sendable {
                                   stateHome: XDGDirectories.stateHome(variables))
     }
 
+    /// A fixed environment whose XDG homes were resolved elsewhere (the
+    /// fetch helper's: the host's, as the host resolved them).
+    package init(variables: [String: String], cacheHome: String?, stateHome: String?) {
+        fixed = variables
+        directories = Directories(cacheHome: cacheHome, stateHome: stateHome)
+    }
+
     private init() { fixed = nil }
 
     package static func current() -> CheckEnvironment { CheckEnvironment() }

@@ -6,7 +6,8 @@ import Glibc
 /// The seam between the library and the machine it runs on: the wall
 /// clock, the environment, files and processes. Every client holds one; the
 /// C ABI's hold `live`, and tests build their own (a clock of the test's
-/// walks a remote source through days). The network has a seam of its own,
+/// walks a remote source through days). Where the network is reached is
+/// `network`; a fetch made in this process has a seam of its own,
 /// `HTTPTransport`, per source.
 package struct System: Sendable {
     /// Unix seconds.
@@ -20,12 +21,17 @@ package struct System: Sendable {
     /// Seconds east of UTC in the user's time zone at an instant (the grace
     /// period's date is the user's local date).
     package var utcOffset: @Sendable (Int64) -> Int64
+    /// Where remote sources fetch: the helper process (every host), or in
+    /// this process (the helper itself; tests on a clock of their own).
+    package var network: NetworkPlace
 
     package init(wallClock: @escaping @Sendable () -> Int64 = System.realTimeSeconds,
                  environment: CheckEnvironment = .current(), files: any FileSystem = POSIXFiles(),
                  processes: any ProcessLauncher = POSIXProcesses(),
                  bootClock: @escaping @Sendable () -> BootInstant? = BootInstant.now,
-                 utcOffset: @escaping @Sendable (Int64) -> Int64 = System.localUTCOffset) {
+                 utcOffset: @escaping @Sendable (Int64) -> Int64 = System.localUTCOffset,
+                 network: NetworkPlace = .helper) {
+        self.network = network
         self.wallClock = wallClock
         self.utcOffset = utcOffset
         self.environment = environment

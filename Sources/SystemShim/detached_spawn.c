@@ -1,0 +1,142 @@
+/* A process the host never has to reap (docs/design.md, "The fetch helper").
+ *
+ * The caller's thread clones an intermediate with CLONE_VM | CLONE_VFORK
+ * and no exit signal; the intermediate clones the program the same way and
+ * exits; the caller then reaps the intermediate with __WCLONE. The program
+ * is left a child of init (or of the nearest subreaper): the host gets no
+ * SIGCHLD (an exit signal of 0 sends none), has no zombie, and a host's
+ * waitpid(-1) loop never sees the intermediate (only __WCLONE or __WALL
+ * waits for a child with no exit signal). CLONE_VFORK suspends only the
+ * calling thread, and only until each child has exec'd or exited; CLONE_VM
+ * copies no page tables, so the cost does not grow with the host.
+ *
+ * Both children share the host's memory while the host's other threads run:
+ * they touch only their own stacks and the `launch` record, and call only
+ * async-signal-safe functions. Every signal is blocked around the clones,
+ * so no handler of the host runs on a child's stack; the program's own
+ * child resets each disposition to the default before it unblocks them. */
+#define _GNU_SOURCE
+#include "detached_spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { STACK_BYTES = 64 << 10 };
+
+struct launch {
+    const char *path;
+    char *const *argv, *const *envp;
+    int in_fd, out_fd, null_fd, low_priority;
+    char *program_stack;
+    pid_t pid;
+    int error;
+};
+
+/* Every descriptor from 3 up. close_range (Linux 5.9) in one call; before
+ * it, each one below the limit (capped: a limit of millions would take
+ * seconds; the host's descriptors are O_CLOEXEC as ours are). */
+__attribute__((no_sanitize("address", "thread")))
+static void close_from_three(void) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+#endif
+    struct rlimit limit;
+    long last = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (long)limit.rlim_cur : 65536;
+    if (last > 65536) last = 65536;
+    for (long fd = 3; fd < last; fd++) close((int)fd);
+}
+
+__attribute__((no_sanitize("address", "thread")))
+static int program_main(void *argument) {
+    struct launch *launch = argument;
+    struct sigaction standard = {.sa_handler = SIG_DFL};
+    for (int signal = 1; signal < _NSIG; signal++) sigaction(signal, &standard, NULL);
+    if (setsid() < 0) goto failed;
+    if (launch->low_priority) {
+        setpriority(PRIO_PROCESS, 0, 19);
+        struct sched_param idle = {0};
+        sched_setscheduler(0, SCHED_IDLE, &idle);   /* best effort: nice 19 already yields */
+    }
+    /* The caller made every descriptor here 3 or more: no dup2 overwrites another. */
+    if (dup2(launch->in_fd, 0) < 0 || dup2(launch->out_fd >= 0 ? launch->out_fd : launch->null_fd, 1) < 0
+        || dup2(launch->null_fd, 2) < 0)
+        goto failed;
+    close_from_three();
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve(launch->path, launch->argv, launch->envp);
+failed:
+    launch->error = errno ? errno : EINVAL;
+    _exit(127);
+}
+
+__attribute__((no_sanitize("address", "thread")))
+static int intermediate_main(void *argument) {
+    struct launch *launch = argument;
+    pid_t pid = clone(program_main, launch->program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, launch);
+    if (pid < 0) launch->error = errno;
+    else launch->pid = pid;
+    _exit(0);
+}
+
+/* `fd` moved to 3 or more (close-on-exec); -1 on failure. */
+static int above_stdio(int fd) {
+    return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+}
+
+int vg_system_spawn_detached(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd,
+                             int low_priority, pid_t *pid) {
+    struct launch launch = {.path = path, .argv = argv, .envp = envp, .low_priority = low_priority};
+    launch.in_fd = above_stdio(in_fd);
+    launch.out_fd = out_fd >= 0 ? above_stdio(out_fd) : -1;
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    launch.null_fd = above_stdio(null);
+    if (null >= 0) close(null);
+    int error = 0;
+    char *stacks = MAP_FAILED;
+    if (launch.in_fd < 0 || (out_fd >= 0 && launch.out_fd < 0) || launch.null_fd < 0) {
+        error = errno ? errno : EBADF;
+        goto out;
+    }
+    stacks = mmap(NULL, 2 * STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stacks == MAP_FAILED) {
+        error = errno;
+        goto out;
+    }
+    launch.program_stack = stacks + STACK_BYTES;
+
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int cancel;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+    /* Exit signal 0: the host is told nothing when the intermediate ends. */
+    pid_t intermediate = clone(intermediate_main, stacks + STACK_BYTES, CLONE_VM | CLONE_VFORK, &launch);
+    if (intermediate < 0) {
+        error = errno;
+    } else {
+        int status;
+        /* Already exiting (CLONE_VFORK); ECHILD: a host thread's __WALL wait took it. */
+        while (waitpid(intermediate, &status, __WCLONE) < 0 && errno == EINTR) {}
+    }
+    pthread_setcancelstate(cancel, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!error) error = launch.error;
+    if (!error && launch.pid <= 0) error = ECHILD;
+    if (!error) *pid = launch.pid;
+out:
+    if (stacks != MAP_FAILED) munmap(stacks, 2 * STACK_BYTES);
+    if (launch.in_fd >= 0) close(launch.in_fd);
+    if (launch.out_fd >= 0) close(launch.out_fd);
+    if (launch.null_fd >= 0) close(launch.null_fd);
+    return error;
+}

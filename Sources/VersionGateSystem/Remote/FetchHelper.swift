@@ -1,0 +1,150 @@
+import VersionGateCore
+import SystemShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process every fetch runs in, as the library starts it
+/// (docs/design.md, "The fetch helper"): `versiongate-helper LIBRARY`, found
+/// in the `versiongate` directory beside the library's own file, trusted
+/// only when no other user could have written it.
+///
+/// The request is written whole into a pipe before the helper exists, so
+/// the host never writes to a pipe whose reader may be gone (no SIGPIPE to
+/// mask). The helper is started detached (`vg_system_spawn_detached`): it is
+/// never the host's child, in a process group of its own that `run` kills
+/// at the deadline.
+package struct FetchHelper: Sendable {
+    package let path: String
+    /// The library's file, which the helper loads (the same code on both ends).
+    package let library: String
+
+    /// Where the helper lives relative to the library's directory.
+    package static let relativePath = "versiongate/versiongate-helper"
+
+    /// Found once per process: where the library is does not change.
+    package static let located: Result<FetchHelper, GateFailure> = locate()
+
+    private static func locate() -> Result<FetchHelper, GateFailure> {
+        guard let library = libraryPath() else {
+            return .failure(GateFailure(.network, "no fetch helper: the library's own path is unknown"))
+        }
+        let path = parent(library) + "/" + relativePath
+        if let problem = trustProblem(path) {
+            return .failure(GateFailure(.network, "no fetch helper: \(problem)"))
+        }
+        return .success(FetchHelper(path: path, library: library))
+    }
+
+    /// The library's file, symlinks resolved (dladdr on a function of ours).
+    private static func libraryPath() -> String? {
+        var name = [CChar](repeating: 0, count: 4096)
+        guard vg_system_library_path(&name, name.count) == 0, let resolved = realpath(name, nil) else { return nil }
+        defer { free(resolved) }
+        return String(validatingCString: resolved)
+    }
+
+    private static func parent(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// nil when `path` may be run: a regular executable file owned by root
+    /// or us, not writable by group or others, in a directory alike; else why not.
+    package static func trustProblem(_ path: String) -> String? {
+        var file = stat(), directory = stat()
+        guard lstat(path, &file) == 0 else { return "\(path): not found" }
+        guard vg_system_is_regular(file.st_mode) != 0 else { return "\(path): not a regular file" }
+        guard stat(parent(path), &directory) == 0 else { return "\(parent(path)): cannot stat" }
+        let us = geteuid()
+        for (name, info) in [(path, file), (parent(path), directory)] {
+            guard info.st_uid == 0 || info.st_uid == us else { return "\(name): owned by another user" }
+            guard info.st_mode & 0o022 == 0 else { return "\(name): writable by group or others" }
+        }
+        guard access(path, X_OK) == 0 else { return "\(path): not executable" }
+        return nil
+    }
+
+    /// Runs `request` and waits for the answer until `deadline`; then the
+    /// helper's process group is killed and the fetch has failed.
+    package func run(_ request: HelperMessage, until deadline: Deadline) -> Result<HelperMessage, GateFailure> {
+        var answerPipe: [Int32] = [-1, -1]
+        guard vg_system_pipe(&answerPipe, O_CLOEXEC) == 0 else { return .failure(failure("no pipe", errno: systemErrno)) }
+        defer { close(answerPipe[0]) }
+        let started = start(request, answer: answerPipe[1], lowPriority: false)
+        close(answerPipe[1])
+        let pid: pid_t
+        switch started {
+        case .failure(let failure): return .failure(failure)
+        case .success(let child): pid = child
+        }
+        guard let bytes = readAll(answerPipe[0], until: deadline) else {
+            // No EOF yet: the helper holds the pipe, so it (and its group) still exists.
+            kill(-pid, SIGKILL)
+            return .failure(GateFailure(.timeout, "the deadline passed while the fetch helper was fetching "
+                                        + "(pid \(pid), killed)"))
+        }
+        guard let answer = HelperMessage.decode(bytes), answer.value("outcome") != nil else {
+            return .failure(GateFailure(.internalError, "the fetch helper \(path) gave no answer "
+                                        + "(\(bytes.count) bytes; did it die?)"))
+        }
+        return .success(answer)
+    }
+
+    /// Starts `request` and returns at once, once the helper is exec'd: a
+    /// background refresh, which nobody waits for. The helper's pid.
+    package func start(_ request: HelperMessage) -> Result<pid_t, GateFailure> {
+        start(request, answer: -1, lowPriority: true)
+    }
+
+    private func start(_ request: HelperMessage, answer: Int32, lowPriority: Bool) -> Result<pid_t, GateFailure> {
+        var requestPipe: [Int32] = [-1, -1]
+        guard vg_system_pipe(&requestPipe, O_CLOEXEC | O_NONBLOCK) == 0 else {
+            return .failure(failure("no pipe", errno: systemErrno))
+        }
+        defer { close(requestPipe[0]) }
+        let bytes = request.encoded()
+        // A pipe holds 64 KiB (one page when the user's pipe quota is spent):
+        // more is asked for when the request needs it.
+        if bytes.count > 4096 { _ = vg_system_fcntl(requestPipe[1], Self.setPipeSize, Int32(clamping: bytes.count)) }
+        let written = bytes.withUnsafeBytes { write(requestPipe[1], $0.baseAddress, $0.count) }
+        close(requestPipe[1])
+        guard written == bytes.count else {
+            return .failure(GateFailure(.internalError, "the request to the fetch helper (\(bytes.count) bytes) "
+                                        + "does not fit in a pipe"))
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("versiongate-helper"), strdup(library), nil]
+        defer { argv.forEach { free($0) } }
+        guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }
+        var pid: pid_t = 0
+        let error = vg_system_spawn_detached(path, argv, vg_system_environ(), requestPipe[0], answer,
+                                             lowPriority ? 1 : 0, &pid)
+        guard error == 0 else { return .failure(failure("cannot start \(path)", errno: error)) }
+        return .success(pid)
+    }
+
+    /// F_SETPIPE_SZ (Linux-specific; the header hides it from Swift).
+    private static let setPipeSize: Int32 = 1024 + 7
+
+    /// Everything until EOF; nil when the deadline came first (or more than
+    /// the largest answer arrived: nothing of ours sends that).
+    private func readAll(_ fd: Int32, until deadline: Deadline) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let waited = poll(&ready, 1, Int32(clamping: deadline.remainingMilliseconds))
+            if waited < 0 && systemErrno == EINTR { continue }
+            guard waited > 0 else { return nil }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && (systemErrno == EINTR || systemErrno == EAGAIN) { continue }
+            guard count > 0 else { return count == 0 ? bytes : nil }
+            bytes += chunk[..<count]
+            guard bytes.count <= HelperMessage.maxBytes else { return nil }
+        }
+    }
+
+    private func failure(_ what: String, errno code: Int32) -> GateFailure {
+        GateFailure(.network, "fetch helper: \(what): \(String(cString: strerror(code)))")
+    }
+}

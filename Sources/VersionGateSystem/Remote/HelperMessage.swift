@@ -1,0 +1,56 @@
+import VersionGateCore
+
+/// A request to the fetch helper, or its answer (docs/design.md, "The fetch
+/// helper"): `name=value` records in order, each ended by a NUL. No value
+/// holds a NUL: options are C strings, and so are the environment's
+/// values; a cached config is JSON.
+package struct HelperMessage: Sendable, Equatable {
+    package struct Record: Sendable, Equatable {
+        package let name: String
+        package let value: String
+    }
+
+    package private(set) var records: [Record] = []
+
+    /// Larger than anything either side sends: a request's options (at most
+    /// 4 KiB each) and an answer's cached config (CachedConfig.maxFileBytes).
+    package static let maxBytes = 4 << 20
+
+    package init() {}
+
+    package mutating func add(_ name: String, _ value: String) {
+        records.append(Record(name: name, value: value))
+    }
+
+    /// The first value named `name`.
+    package func value(_ name: String) -> String? { records.first { $0.name == name }?.value }
+
+    package func values(_ name: String) -> [String] { records.filter { $0.name == name }.map(\.value) }
+
+    package func encoded() -> [UInt8] {
+        var bytes: [UInt8] = []
+        for record in records {
+            bytes += record.name.utf8
+            bytes.append(UInt8(ascii: "="))
+            // A NUL would end the record early: it is dropped, never sent.
+            bytes += record.value.utf8.lazy.filter { $0 != 0 }
+            bytes.append(0)
+        }
+        return bytes
+    }
+
+    /// nil unless every record is UTF-8 `name=value` ended by a NUL.
+    package static func decode(_ bytes: [UInt8]) -> HelperMessage? {
+        guard bytes.count <= maxBytes else { return nil }
+        var message = HelperMessage()
+        guard !bytes.isEmpty else { return message }
+        guard bytes.last == 0 else { return nil }
+        for piece in bytes.dropLast().split(separator: 0, omittingEmptySubsequences: false) {
+            guard let equals = piece.firstIndex(of: UInt8(ascii: "=")), equals != piece.startIndex,
+                  let name = String(validating: piece[..<equals], as: UTF8.self),
+                  let value = String(validating: piece[(equals + 1)...], as: UTF8.self) else { return nil }
+            message.add(name, value)
+        }
+        return message
+    }
+}
