@@ -5,7 +5,6 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,15 +13,12 @@ vgh_curl_api vgh_curl;
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded;                 /* 1 once libcurl is usable */
 static char load_error[256];
-static volatile sig_atomic_t is_fork_child;
-
-static void mark_fork_child(void) { is_fork_child = 1; }
-
-int vgh_curl_in_fork_child(void) { return is_fork_child; }
 
 /* CURLOPT_QUICK_EXIT (7.87) lets a timed-out transfer forget its resolver
- * thread. The version says whether to try it; the return code is the last
- * word (a build may lack it, a distribution may have patched it in). */
+ * thread, so the helper answers at its deadline. The version says whether
+ * to try it; the return code is the last word (a build may lack it, a
+ * distribution may have patched it in). Without it the host's kill at its
+ * deadline ends a helper held by a resolver. */
 static int accepts_quick_exit(void)
 {
     if (vgh_curl.version_num < 0x075700) return 0;
@@ -59,9 +55,6 @@ static void load_curl(void)
         snprintf(load_error, sizeof load_error, "curl_global_init failed");
         return;
     }
-    /* After init (a forwarding libcurl may load the real one only then),
-     * before the first transfer makes a descriptor. */
-    (void)vgh_curl_make_descriptors_cloexec();
     const curl_version_info_data *info = vgh_curl.version_info(CURLVERSION_NOW);
     if (!info) {
         snprintf(load_error, sizeof load_error, "curl_version_info returned nothing");
@@ -70,12 +63,6 @@ static void load_curl(void)
     vgh_curl.version_num = info->version_num;
     snprintf(vgh_curl.version, sizeof vgh_curl.version, "%s", info->version ? info->version : "?");
     vgh_curl.quick_exit = accepts_quick_exit();
-    /* A synchronous resolver blocks the transfer itself; a threaded one
-     * is joined when a transfer times out unless QUICK_EXIT says not to. */
-    vgh_curl.caller_thread_safe = vgh_curl.quick_exit && (info->features & CURL_VERSION_ASYNCHDNS);
-    /* A fork child shares the parent's network state (sockets, TLS and
-     * resolver threads that do not exist in the child): it must not use it. */
-    pthread_atfork(NULL, NULL, mark_fork_child);
     loaded = 1;
 }
 

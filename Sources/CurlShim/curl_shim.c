@@ -2,13 +2,9 @@
 #define _GNU_SOURCE
 #include "curl_api.h"
 
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
-#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* A growing buffer with a hard cap; `over` records that the cap was hit. */
 typedef struct sink {
@@ -79,16 +75,6 @@ static vgh_outcome classify(CURLcode code, const sink *body, const sink *headers
     }
 }
 
-/* Every socket close-on-exec from its birth (SOCK_CLOEXEC: no window in
- * which a host thread's fork + exec could inherit it), so a program the
- * host runs meanwhile never holds our connections. */
-static curl_socket_t open_socket(void *unused, curlsocktype purpose, struct curl_sockaddr *address)
-{
-    (void)unused;
-    (void)purpose;
-    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
-}
-
 /* CURLOPT_NOPROXY replaces the environment's list instead of adding to it:
  * so the list is the host's no_proxy (or NO_PROXY) plus loopback, which no
  * proxy must ever see. "*" (no proxy at all) stays "*". Fits `out` or
@@ -152,11 +138,10 @@ static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *heade
 {
     char no_proxy_buffer[4096];                    /* curl copies string options */
     const char *no_proxy = no_proxy_list(no_proxy_buffer, sizeof no_proxy_buffer);
-    /* Optional: without it the exchange runs on a thread of its own
-     * (curl_own_thread.c), so a refusal here changes nothing. */
+    /* Optional (see curl_load.c): a refusal here changes nothing. */
     if (vgh_curl.quick_exit) (void)vgh_curl.easy_setopt(easy, CURLOPT_QUICK_EXIT, 1L);
     return SET(CURLOPT_URL, rq->url)
-        && SET(CURLOPT_NOSIGNAL, 1L)               /* no SIGALRM: we are in someone's process */
+        && SET(CURLOPT_NOSIGNAL, 1L)               /* no SIGALRM: the helper's alarm is its own bound */
         && SET(CURLOPT_TIMEOUT_MS, rq->timeout_ms)
         && SET(CURLOPT_CONNECTTIMEOUT_MS, rq->timeout_ms)
         && SET(CURLOPT_FOLLOWLOCATION, 0L)         /* the caller vets every hop */
@@ -174,14 +159,12 @@ static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *heade
         && SET(CURLOPT_HEADERFUNCTION, on_header)
         && SET(CURLOPT_HEADERDATA, head)
         && SET(CURLOPT_ERRORBUFFER, error_buffer)
-        && SET(CURLOPT_OPENSOCKETFUNCTION, open_socket)
         && (!rq->post || (SET(CURLOPT_POST, 1L)
                           && SET(CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)rq->body_length)
                           && SET(CURLOPT_POSTFIELDS, rq->body ? rq->body : "")));
 }
 
-vgh_outcome vgh_exchange(const vgh_request *rq, vgh_response *rs, void (*answered)(void *, vgh_outcome),
-                         void *context)
+static vgh_outcome exchange(const vgh_request *rq, vgh_response *rs)
 {
     sink body = { .max = rq->max_body_bytes }, head = { .max = rq->max_header_bytes };
     char error_buffer[CURL_ERROR_SIZE] = "";
@@ -195,7 +178,6 @@ vgh_outcome vgh_exchange(const vgh_request *rq, vgh_response *rs, void (*answere
     if (!easy) {
         vgh_curl.slist_free_all(headers);
         snprintf(rs->message, sizeof rs->message, "out of memory");
-        if (answered) answered(context, VGH_INTERNAL);
         return VGH_INTERNAL;
     }
 
@@ -226,7 +208,6 @@ vgh_outcome vgh_exchange(const vgh_request *rq, vgh_response *rs, void (*answere
     }
     free(body.data);
     free(head.data);
-    if (answered) answered(context, outcome);
     vgh_curl.easy_cleanup(easy);
     vgh_curl.slist_free_all(headers);
     return outcome;
@@ -235,35 +216,12 @@ vgh_outcome vgh_exchange(const vgh_request *rq, vgh_response *rs, void (*answere
 vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response)
 {
     memset(response, 0, sizeof *response);
-    if (vgh_curl_in_fork_child()) {
-        snprintf(response->message, sizeof response->message,
-                 "refused in a fork() child: the parent's network state is not usable here");
-        return VGH_FORKED;
-    }
     if (!vgh_curl_load(response->message, sizeof response->message)) return VGH_UNAVAILABLE;
     if (request->timeout_ms <= 0) {
         snprintf(response->message, sizeof response->message, "deadline already passed");
         return VGH_TIMEOUT;
     }
-    if (!vgh_curl.caller_thread_safe) return vgh_exchange_on_own_thread(request, response);
-
-    /* A peer closing mid-write raises SIGPIPE, whose default kills the host:
-     * block it on this thread and swallow any we caused. */
-    sigset_t pipe_only, saved, pending;
-    sigemptyset(&pipe_only);
-    sigaddset(&pipe_only, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_only, &saved);
-    sigpending(&pending);
-    int was_pending = sigismember(&pending, SIGPIPE);
-
-    vgh_outcome outcome = vgh_exchange(request, response, NULL, NULL);
-
-    if (!was_pending) {
-        struct timespec zero = { 0, 0 };
-        while (sigtimedwait(&pipe_only, NULL, &zero) > 0) {}
-    }
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    return outcome;
+    return exchange(request, response);
 }
 
 void vgh_response_release(vgh_response *response)

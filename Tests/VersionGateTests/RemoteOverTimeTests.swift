@@ -46,8 +46,10 @@ final class RemoteOverTimeTests: XCTestCase {
                        options: [String: String] = [:]) throws -> GateResult {
         s.clock.set(now)
         let clock = s.clock
+        // Fetched in this process: the clock is the test's, and `swift test`
+        // has no fetch helper beside it (the C and Python suites use it).
         let client = GateClient(system: System(wallClock: { clock.now() }, environment: s.environment,
-                                               bootClock: { boot }))
+                                               bootClock: { boot }, network: .inProcess))
         try client.set("source", s.url)
         try client.set("session_scope", "process")
         // These walk the fetch-first rules; the window has tests of its own.
@@ -81,11 +83,11 @@ final class RemoteOverTimeTests: XCTestCase {
 
     /// Within the stale-while-revalidate window a check answers from the
     /// cache at once (origin stale_cache) and one refresh runs behind it
-    /// (here a thread); past the window it fetches first.
+    /// (in this process here: before the answer); past the window it fetches first.
     func testAStaleCacheAnswersAtOnceAndOneRefreshRunsBehindIt() throws {
         let s = try setup("swr")
         let t0 = Self.t0
-        let window = ["stale_while_revalidate_s": "600", "background_refresh": "thread"]
+        let window = ["stale_while_revalidate_s": "600"]
         XCTAssertEqual(try check(s, at: t0, options: window).origin, .freshFetch)
         let stale = try check(s, at: t0 + hour + 10, options: window)
         XCTAssertEqual(stale.origin, .staleCache)

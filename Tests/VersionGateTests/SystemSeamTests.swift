@@ -109,18 +109,3 @@ final class SystemSeamTests: XCTestCase {
         XCTAssertEqual(result.failure?.message, "\(path): refused by the test")
     }
 }
-
-/// Per-source state is dropped with the source: 2,000 distinct remote
-/// sources through clients that are freed leave the single-flight table
-/// small (it grew by one entry per source before).
-final class BoundedStateTests: XCTestCase {
-    func testTheSingleFlightTableForgetsSourcesNoOneUses() throws {
-        for n in 0..<2000 {
-            let client = GateClient(system: System(environment: CheckEnvironment(variables: [:])))
-            try client.set("source", "https://config.example.com/gate-\(n).json")
-            try client.set("timeout_ms", "1")
-            _ = SingleFlight.forKey("document:https://config.example.com/gate-\(n).json")
-        }
-        XCTAssertLessThan(SingleFlight.tableSize, 200, "the table keeps flights of freed sources")
-    }
-}

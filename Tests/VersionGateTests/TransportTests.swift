@@ -218,24 +218,6 @@ final class TransportTests: XCTestCase {
         XCTAssertEqual(failures.value, 0)
     }
 
-    func testAForkedChildIsRefusedAtOnce() throws {
-        let server = try LoopbackServer(self)
-        let url = server.url("/ok")
-        XCTAssertEqual(try transport.send(HTTPRequest(url: url), limits: limits()).status, 200)
-        let pid = fork()
-        if pid == 0 {
-            let start = Deadline.nowNanoseconds()
-            var code: Int32 = 1
-            do { _ = try CurlTransport().send(HTTPRequest(url: url), limits: TransportLimits()) } catch {
-                if error.kind == .forked && Deadline.nowNanoseconds() - start < 50_000_000 { code = 0 }
-            }
-            _exit(code)
-        }
-        var status: Int32 = 0
-        XCTAssertEqual(waitpid(pid, &status, 0), pid)
-        XCTAssertEqual(status, 0, "the child was not refused at once (wait status \(status))")
-    }
-
     private func unusedPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

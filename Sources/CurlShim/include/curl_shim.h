@@ -17,7 +17,6 @@ extern "C" {
 typedef enum vgh_outcome {
     VGH_OK = 0,          /* a complete HTTP response (any status) */
     VGH_UNAVAILABLE,     /* libcurl could not be loaded */
-    VGH_FORKED,          /* this is a fork() child of a process that used the network */
     VGH_TIMEOUT,         /* the deadline passed */
     VGH_TOO_LARGE,       /* the decoded body or the headers went over the cap */
     VGH_TLS,             /* TLS handshake or certificate verification failed */
@@ -52,8 +51,8 @@ typedef struct vgh_response {
 } vgh_response;
 
 /* Performs one exchange. Always fills `response` (release it with
- * vgh_response_release). Thread-safe; blocks SIGPIPE on the calling thread
- * for the duration. */
+ * vgh_response_release). Thread-safe. Only the fetch helper calls it: a
+ * peer closing mid-write raises SIGPIPE, which the helper ignores. */
 __attribute__((visibility("hidden"))) vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response);
 
 __attribute__((visibility("hidden"))) void vgh_response_release(vgh_response *response);

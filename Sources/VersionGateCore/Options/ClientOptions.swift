@@ -184,7 +184,7 @@ extension ClientOptions {
             } ?? 604_800
         },
         OptionSpec(key: "background_refresh", accepts: "process, thread or off", defaultText: "process",
-                   summary: "how that refresh runs: a detached versiongate refresh that outlives the host (a thread when the command is not beside the library), a thread of the host, or off (a check fetches first)") {
+                   summary: "how that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first); thread (before 1.2, a thread of the host) now means process") {
             o, v throws(GateFailure) in
             o.backgroundRefresh = try v.map { v throws(GateFailure) in try choice("background_refresh", v) } ?? .process
         },

@@ -2,7 +2,7 @@
 package struct TransportError: Error, Sendable, Equatable {
     package enum Kind: Sendable, Equatable {
         case timeout, tooLarge, tls, resolve, connect, protocolError, network
-        case refusedURL, refusedRedirect, tooManyRedirects, forked, unavailable, internalError
+        case refusedURL, refusedRedirect, tooManyRedirects, unavailable, internalError
     }
     package let kind: Kind
     package let message: String
@@ -20,7 +20,6 @@ package struct TransportError: Error, Sendable, Equatable {
         case .tls: GateFailure(.tls, message)
         case .resolve, .connect, .protocolError, .network, .unavailable: GateFailure(.network, message)
         case .refusedURL, .refusedRedirect, .tooManyRedirects: GateFailure(.policy, message)
-        case .forked: GateFailure(.forked, message)
         case .internalError: GateFailure(.internalError, message)
         }
     }

@@ -191,10 +191,8 @@ package final class RemoteSource: ConfigSource {
         for assignment in settings.assignments { message.add("option", assignment) }
         if let version = request.appVersion { message.add("version", version) }
         message.add("now", String(request.now))
-        // The helper's own deadline ends first, so its failure says what went
-        // wrong; the host's kill at its deadline is for a helper that hangs.
         let left = mode == .background ? RefreshLimits.deadlineMilliseconds : request.deadline.remainingMilliseconds
-        message.add("deadline_ms", String(left - left / 10))
+        message.add("deadline_ms", String(left))
         let variables = request.environment.variables
         for name in CheckEnvironment.names + Self.proxyVariables {
             if let value = variables[name] ?? request.environment.value(name) { message.add("env", name + "=" + value) }

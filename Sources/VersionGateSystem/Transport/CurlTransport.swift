@@ -95,7 +95,6 @@ package struct CurlTransport: HTTPTransport {
         case VGH_RESOLVE: return .resolve
         case VGH_CONNECT: return .connect
         case VGH_PROTOCOL: return .protocolError
-        case VGH_FORKED: return .forked
         case VGH_UNAVAILABLE: return .unavailable
         case VGH_NETWORK: return .network
         default: return .internalError
