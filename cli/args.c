@@ -138,7 +138,6 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         if (status) break;
         if (!matched) {
             if (strcmp(arg, "--json") == 0 && (allowed & VGCLI_OPT_JSON)) { args->json = 1; continue; }
-            if (strcmp(arg, "--detach") == 0 && (allowed & VGCLI_OPT_DETACH)) { args->detach = 1; continue; }
             if ((strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) && (allowed & VGCLI_OPT_VERBOSE)) {
                 args->verbose++;
                 continue;

@@ -10,7 +10,7 @@
  *   args.c    the command line: a verb's options in any order, --set, --
  *   client.c  a vg_client made from the options; one-line warnings
  *   verbs.c   check, compare, store-url
- *   refresh.c refresh: the cache brought up to date, detached when asked
+ *   refresh.c refresh: the cache brought up to date (vg_client_refresh)
  *   explain.c explain
  *   exec.c    exec: the check, the prompt, then execv COMMAND (or exit 20)
  *   events.c  --events FILE: the client's events appended as JSON lines
@@ -47,7 +47,6 @@ typedef struct vgcli_args {
     const char *verb;
     int help;
     int json;
-    int detach;                 /* refresh --detach */
     int verbose;                /* --verbose (-v) given this many times */
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
@@ -108,7 +107,7 @@ enum {
     VGCLI_OPT_SOURCE = 1 << 0, VGCLI_OPT_VERSION = 1 << 1, VGCLI_OPT_PLATFORM = 1 << 2, VGCLI_OPT_SET = 1 << 3,
     VGCLI_OPT_JSON = 1 << 4, VGCLI_OPT_DIALOG = 1 << 5, VGCLI_OPT_STORE = 1 << 6, VGCLI_OPT_APP_ID = 1 << 7,
     VGCLI_OPT_COMMAND = 1 << 8, VGCLI_OPT_POSITIONAL = 1 << 9, VGCLI_OPT_VERBOSE = 1 << 10, VGCLI_OPT_VERSIONS = 1 << 11,
-    VGCLI_OPT_DETACH = 1 << 12, VGCLI_OPT_MAYBE_VERSION = 1 << 13, /* --version allowed, not required */
+    VGCLI_OPT_MAYBE_VERSION = 1 << 13, /* --version allowed, not required */
     VGCLI_OPT_EVENTS = 1 << 14
 };
 

@@ -112,17 +112,15 @@ const vgcli_verb vgcli_verbs[] = {
      "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"
      "  versiongate simulate --events events.jsonl\n"},
     {"refresh", vgcli_refresh,
-     VGCLI_OPT_SOURCE | VGCLI_OPT_PLATFORM | VGCLI_OPT_SET | VGCLI_OPT_VERBOSE | VGCLI_OPT_DETACH |
-     VGCLI_OPT_MAYBE_VERSION, 0,
+     VGCLI_OPT_SOURCE | VGCLI_OPT_PLATFORM | VGCLI_OPT_SET | VGCLI_OPT_VERBOSE | VGCLI_OPT_MAYBE_VERSION, 0,
      "bring a remote source's cache up to date (what a check starts by itself)",
-     "Usage: versiongate refresh --source S [--version V] [--platform P] [--set KEY=VALUE]... [--detach] [--verbose]\n"
+     "Usage: versiongate refresh --source S [--version V] [--platform P] [--set KEY=VALUE]... [--verbose]\n"
      "Fetches the remote source S into the cache unless the cache is fresh, under the same\n"
      "rules as a check (one fetch per login burst, backoff, trusted_keys, no rollback),\n"
-     "within 30 s, at low priority. A check on a cache older than cache_ttl_s but within\n"
-     "stale_while_revalidate_s starts 'versiongate refresh --detach' with its own options\n"
-     "and answers at once; run it yourself only to warm a cache.\n"
+     "within 30 s, in the library's fetch helper. A check on a cache older than cache_ttl_s\n"
+     "but within stale_while_revalidate_s starts that refresh by itself and answers at once;\n"
+     "run this only to warm a cache.\n"
      "--version: the app's, as a check would send it (Firebase conditions may use it).\n"
-     "--detach: start the refresher in a session of its own with no terminal, exit at once.\n"
      "Exit 0 when the cache is current, 1 when the fetch failed (the cache is unchanged).\n"
      "\n"
      "Examples:\n"

@@ -1,22 +1,18 @@
 /*
- * descriptors_test.c — no socket of the library's reaches a child the host
- * starts with fork + exec while a check is fetching on another thread
- * (the C twin of Tests/python/test_descriptors.py). The child is
+ * descriptors_test.c — nothing of the library's reaches a child the host
+ * starts with fork + exec while a check is fetching on another thread (the
+ * C twin of Tests/python/test_descriptors.py). The child is
  * `ls -l /proc/self/fd`; every descriptor this program opens itself is
  * close-on-exec, so any socket, pipe or eventfd the child lists above 2
- * that was not open when the test started is the library's (libcurl's multi-handle wakeup pair, its resolver's pair,
- * the connection; curl 8 makes its wakeups with eventfd or pipes where it
- * can, older curl with socketpairs).
+ * that was not open when the test started is the library's.
  *
- *  1. mid-transfer: a loopback server that drips its answer (a header
- *     byte every 100 ms), so the transfer and its wakeup pair stay open;
- *  2. mid-lookup: this program defines getaddrinfo (exported: run.sh links
- *     it with -rdynamic, so libcurl's resolver thread calls it), which
- *     holds "stalled.invalid" for 3 s and answers EAI_AGAIN; no packet
- *     leaves the machine. libcurl's resolver pair is open meanwhile.
+ * The fetch runs in the fetch helper (docs/design.md, "The fetch helper"):
+ * mid-check the host holds one channel, the read end of the helper's
+ * answer pipe (close-on-exec), and no socket. A loopback server drips its
+ * answer (a header byte every 100 ms), so the check stays in flight.
  *
  * Prints one line per failed assertion, then "descriptors: N passed, M
- * failed". Bounded: each check has a 4 s deadline; the run takes ~5 s.
+ * failed". Bounded: the check has a 4 s deadline; the run takes ~5 s.
  */
 #define _GNU_SOURCE
 
@@ -24,10 +20,8 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -42,27 +36,6 @@
 
 #include "check.h"
 #include "loopback.h"
-
-#define STALLED "stalled.invalid"
-
-static void sleep_ms(long ms)
-{
-    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
-    nanosleep(&t, NULL);
-}
-
-/* ------------------------------------------ the stalled name (interposed) */
-
-int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **out)
-{
-    if (node && strcmp(node, STALLED) == 0) {
-        sleep(3);
-        return EAI_AGAIN;
-    }
-    int (*real)(const char *, const char *, const struct addrinfo *, struct addrinfo **);
-    *(void **)&real = dlsym(RTLD_NEXT, "getaddrinfo");
-    return real ? real(node, service, hints, out) : EAI_FAIL;
-}
 
 /* ------------------------------------------- a server that drips, forever */
 
@@ -122,7 +95,7 @@ static int is_ours(int fd)
     return fd > 2 && (fd >= MAX_FD || !preexisting[fd]);
 }
 
-/* A socket, a pipe or an eventfd: what libcurl holds during a transfer. */
+/* A socket, a pipe or an eventfd: what a fetch could hold. */
 static int is_channel(const char *target)
 {
     return strncmp(target, "socket:[", 8) == 0 || strncmp(target, "pipe:[", 6) == 0 ||
@@ -199,7 +172,7 @@ static void during_a_check(const char *what, const char *url, int at_least, cons
     int held = count_channels();
     int inherited = channels_a_child_inherits(listing);
     printf("note %s: the library held %d sockets, pipes or eventfds, the child inherited %d\n", what, held, inherited);
-    CHECK(held >= at_least);                   /* not vacuous: libcurl's descriptors were open */
+    CHECK(held >= at_least);                   /* not vacuous: the check was in flight */
     CHECK(inherited == 0);
     pthread_join(fetching, NULL);
     vg_client_free(client);
@@ -231,8 +204,7 @@ int main(void)
     pthread_t server;
     pthread_create(&server, NULL, drip, NULL);
     snprintf(url, sizeof url, "http://127.0.0.1:%d/gate.json", port);
-    during_a_check("mid-transfer", url, 2, listing);   /* the connection and a wakeup (curl 7: a pair, 3) */
-    during_a_check("mid-lookup", "https://" STALLED "/gate.json", 2, listing);  /* two wakeups (curl 7: two pairs, 4) */
+    during_a_check("mid-transfer", url, 1, listing);   /* the helper's answer pipe */
 
     stopping = 1;
     shutdown(listener, SHUT_RDWR);

@@ -22,6 +22,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -152,8 +153,9 @@ int main(int argc, char **argv)
     struct sigaction counting = {.sa_handler = on_sigchld, .sa_flags = SA_RESTART};
     sigaction(SIGCHLD, &counting, NULL);
 
-    vg_client *client = vg_client_new();
-    for (int i = 2; client && i < argc; i++) {
+    vg_client *client = NULL;
+    if (vg_client_new(&client) != VG_OK) return 2;
+    for (int i = 2; i < argc; i++) {
         char *equals = strchr(argv[i], '=');
         if (!equals) return 2;
         *equals = 0;
@@ -177,10 +179,9 @@ int main(int argc, char **argv)
     int reapable = waitpid(-1, NULL, WNOHANG | __WALL);
     int reap_errno = errno;
 
-    char *origin = vg_result_get(result, "origin");
+    const char *origin = vg_result_get(result, "origin");
     printf("{\"status\": %d, \"origin\": \"%s\", \"error\": %d, \"elapsed_ms\": %ld, ", vg_result_status(result),
            origin ? origin : "", vg_result_error(result), elapsed);
-    vg_free(origin);
     printf("\"threads\": [%d, %d, %d], ", threads_before, threads_after, threads_later);
     printf("\"new_fds\": [");
     const char *separator = "";
