@@ -28,6 +28,10 @@ BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR   ?= $(LIBDIR)/cmake/VersionGate
+# The library's libexec: where it looks for its fetch helper, relative to
+# its own file (docs/design.md, "The fetch helper"), so not a free choice;
+# beside the library, as a multiarch system keeps each architecture's.
+HELPERDIR  := $(LIBDIR)/versiongate
 
 INSTALL      ?= install
 INSTALL_DATA ?= $(INSTALL) -m 0644
@@ -37,7 +41,7 @@ INSTALL_LIB  ?= $(INSTALL) -m 0755
 INSTALLED = $(LIBDIR)/$(REAL) $(LIBDIR)/$(SONAME) $(LIBDIR)/libversiongate.so \
             $(INCLUDEDIR)/versiongate.h $(PKGCONFIGDIR)/versiongate.pc \
             $(CMAKEDIR)/VersionGateConfig.cmake $(CMAKEDIR)/VersionGateConfigVersion.cmake \
-            $(BINDIR)/versiongate $(MANDIR)/man1/versiongate.1
+            $(BINDIR)/versiongate $(MANDIR)/man1/versiongate.1 $(HELPERDIR)/versiongate-helper
 
 # The installed command's RUNPATH: empty for a system LIBDIR.
 COMMAND_RUNPATH = $(shell scripts/system_libdir '$(LIBDIR)' || echo '$(LIBDIR)')
@@ -89,10 +93,11 @@ check:
 
 install: all build/install/versiongate
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
-	    $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	    $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(HELPERDIR)
 	$(INSTALL_LIB) $(LIBRARY_DIR)/$(REAL) $(DESTDIR)$(LIBDIR)/$(REAL)
 	ln -sfn $(REAL) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libversiongate.so
+	$(INSTALL) -m 0755 $(LIBRARY_DIR)/versiongate/versiongate-helper $(DESTDIR)$(HELPERDIR)/versiongate-helper
 	$(INSTALL_DATA) include/versiongate.h $(DESTDIR)$(INCLUDEDIR)/versiongate.h   # install copies the link's target
 	$(INSTALL_DATA) build/versiongate.pc $(DESTDIR)$(PKGCONFIGDIR)/versiongate.pc
 	$(INSTALL_DATA) build/cmake/VersionGateConfig.cmake build/cmake/VersionGateConfigVersion.cmake $(DESTDIR)$(CMAKEDIR)/
@@ -102,6 +107,7 @@ install: all build/install/versiongate
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(HELPERDIR) 2>/dev/null || true
 	$(LDCONFIG)
 
 clean:

@@ -134,10 +134,14 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     kind = build_kind(config_settings)
     tag = "py3-none-" + platform_tag(kind)
     info = "%s-%s.dist-info" % (NAME, version)
+    library = _library(kind)
+    # The fetch helper, where the library looks for it: versiongate/ beside it.
+    helper = library.parent / "versiongate" / "versiongate-helper"
     files = [
         ("versiongate/__init__.py", (HERE / "versiongate" / "__init__.py").read_bytes(), 0o644),
         ("versiongate/py.typed", b"", 0o644),
-        ("versiongate/libversiongate.so.1", _stripped(_library(kind)), 0o755),
+        ("versiongate/libversiongate.so.1", _stripped(library), 0o755),
+        ("versiongate/versiongate/versiongate-helper", _stripped(helper), 0o755),
         (info + "/METADATA", _metadata(version), 0o644),
         (info + "/LICENSE", (REPO / "LICENSE").read_bytes(), 0o644),
         (info + "/WHEEL", ("Wheel-Version: 1.0\nGenerator: versiongate_build\nRoot-Is-Purelib: false\nTag: %s\n"

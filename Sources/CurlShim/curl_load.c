@@ -63,7 +63,12 @@ static void load_curl(void)
     vgh_curl.version_num = info->version_num;
     snprintf(vgh_curl.version, sizeof vgh_curl.version, "%s", info->version ? info->version : "?");
     vgh_curl.quick_exit = accepts_quick_exit();
-    loaded = 1;
+    __atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
+}
+
+const char *vgh_curl_loaded_version(void)
+{
+    return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE) ? vgh_curl.version : NULL;
 }
 
 int vgh_curl_load(char *error, size_t size)

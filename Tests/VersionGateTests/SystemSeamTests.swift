@@ -57,7 +57,7 @@ final class SystemSeamTests: XCTestCase {
             return .failed("refused by the test")
         }
         func privateBaseProblem(_ path: String) -> String? { nil }
-        func lock(_ path: String, until deadline: Deadline) -> FileLock? { nil }
+        func lock(_ path: String, until deadline: Deadline) -> LockAttempt { .unavailable }
         func isRecentlyChanged(_ identity: FileIdentity) -> Bool { false }
     }
 

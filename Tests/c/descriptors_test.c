@@ -1,9 +1,10 @@
 /*
  * descriptors_test.c — nothing of the library's reaches a child the host
- * starts with fork + exec while a check is fetching on another thread (the
- * C twin of Tests/python/test_descriptors.py). The child is
- * `ls -l /proc/self/fd`; every descriptor this program opens itself is
- * close-on-exec, so any socket, pipe or eventfd the child lists above 2
+ * starts with fork + exec while a check is fetching on another thread
+ * (Tests/python/test_host_process.py checks the same after a check). The
+ * child is this program again (`--list-fds`, what `ls -l /proc/self/fd`
+ * shows); every descriptor this program opens itself is close-on-exec, so
+ * any socket, pipe or eventfd the child lists above 2
  * that was not open when the test started is the library's.
  *
  * The fetch runs in the fetch helper (docs/design.md, "The fetch helper"):
@@ -36,6 +37,12 @@
 
 #include "check.h"
 #include "loopback.h"
+
+static void sleep_ms(long ms)
+{
+    struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+    nanosleep(&t, NULL);
+}
 
 /* ------------------------------------------- a server that drips, forever */
 
@@ -125,7 +132,27 @@ static int count_channels(void)
     return count;
 }
 
-/* fork + exec of `ls -l /proc/self/fd` into `listing`; returns how many
+/* The child's side: `ls -l /proc/self/fd` as "N -> TARGET" lines, done by
+ * this program (run as `descriptors_test --list-fds`), so that it needs no
+ * /bin/ls (Tests/python/test_old_userland.py runs it in a bare root). */
+static int list_descriptors(void)
+{
+    DIR *fds = opendir("/proc/self/fd");
+    if (!fds) return 1;
+    struct dirent *entry;
+    while ((entry = readdir(fds))) {
+        if (entry->d_name[0] == '.' || atoi(entry->d_name) == dirfd(fds)) continue;
+        char path[300], target[300];
+        snprintf(path, sizeof path, "/proc/self/fd/%s", entry->d_name);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = 0;
+        printf("fd %s -> %s\n", entry->d_name, target);
+    }
+    closedir(fds);
+    return 0;
+}
+
+/* fork + exec of this program's --list-fds into `listing`; returns how many
  * channels above descriptor 2 the child listed (-1: it did not run). */
 static int channels_a_child_inherits(const char *listing)
 {
@@ -135,7 +162,7 @@ static int channels_a_child_inherits(const char *listing)
         int out = open(listing, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (out < 0 || dup2(out, 1) < 0) _exit(126);
         close(out);
-        execl("/bin/ls", "ls", "-l", "/proc/self/fd", (char *)NULL);
+        execl("/proc/self/exe", "descriptors_test", "--list-fds", (char *)NULL);
         _exit(127);
     }
     int status = 0;
@@ -188,8 +215,9 @@ static int remove_entry(const char *path, const struct stat *sb, int type, struc
     return remove(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--list-fds") == 0) return list_descriptors();
     signal(SIGPIPE, SIG_IGN);
     note_preexisting();
     if (!mkdtemp(home)) { perror("descriptors_test: mkdtemp"); return 2; }

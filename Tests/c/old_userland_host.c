@@ -3,7 +3,8 @@
  * "SOURCE VERSION KEYS" triple of arguments (KEYS "-" for none) it prints
  * one line, the check's result JSON; then "libc <version>" and "loaded
  * <path>" for every object in the process, so the test can see which
- * glibc, libcurl and libcrypto did the work. */
+ * glibc and libcrypto did the work; "log <line>" for each line of the
+ * library's debug log (which libcurl the fetch helper used). */
 #define _GNU_SOURCE
 #include <gnu/libc-version.h>
 #include <link.h>
@@ -20,6 +21,13 @@ static int print_object(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
+static void print_log(int level, const char *message, void *unused)
+{
+    (void)level;
+    (void)unused;
+    printf("log %s\n", message);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4 || (argc - 1) % 3 != 0) {
@@ -32,6 +40,8 @@ int main(int argc, char **argv)
         if (vg_client_new(&client) != VG_OK) return 1;
         vg_client_set(client, "source", argv[i]);
         vg_client_set(client, "session_scope", "process");
+        vg_client_set(client, "log_level", "debug");
+        vg_client_set_log_callback(client, print_log, NULL);
         if (strcmp(argv[i + 2], "-") != 0) vg_client_set(client, "trusted_keys", argv[i + 2]);
         vg_client_check(&result, client, argv[i + 1]);
         printf("%s\n", vg_result_json(result));

@@ -219,3 +219,19 @@ def run_check(source, version, env, options=None):
                           timeout=60, stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
+
+
+def copy_library(directory, name: str = "libversiongate.so.1") -> Path:
+    """A copy of the library in `directory` (made 0755, as the copies are),
+    with its fetch helper where the library looks for it:
+    versiongate/versiongate-helper beside it (docs/design.md, "The fetch
+    helper"). Returns the library's path."""
+    directory = Path(directory)
+    (directory / "versiongate").mkdir(parents=True, exist_ok=True)
+    library = directory / name
+    shutil.copyfile(os.path.realpath(LIB_PATH), library)
+    helper = Path(os.path.realpath(LIB_PATH)).parent / "versiongate" / "versiongate-helper"
+    shutil.copyfile(helper, directory / "versiongate" / "versiongate-helper")
+    for path in (directory, directory / "versiongate", library, directory / "versiongate" / "versiongate-helper"):
+        os.chmod(path, 0o755)
+    return library

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HEADER, LIB_PATH
+from conftest import HEADER, LIB_PATH, copy_library
 from remote_helpers import Loopback, flat_doc
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Server"))
@@ -111,10 +110,8 @@ def test_a_stale_check_leaves_the_host_as_it_was_and_the_refresh_lands(built, tl
 def slow_helper_library(built, tmp_path, delay_s: float) -> Path:
     """A copy of the library whose helper sleeps before it starts the real one."""
     lib = tmp_path / "slowlib"
-    (lib / "versiongate").mkdir(parents=True)
-    for d in (tmp_path, lib, lib / "versiongate"):
-        os.chmod(d, 0o755)
-    shutil.copy2(os.path.realpath(LIB_PATH), lib / "libversiongate.so.1")
+    os.chmod(tmp_path, 0o755)
+    copy_library(lib)
     helper = lib / "versiongate" / "versiongate-helper"
     real = built["library_dir"] / "versiongate" / "versiongate-helper"
     helper.write_text("#!/bin/sh\nsleep %s\nexec %s \"$@\"\n" % (delay_s, real))

@@ -12,6 +12,7 @@ wait is bounded; only 127.0.0.1 is contacted."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import time
@@ -231,11 +232,11 @@ def test_a_host_that_exits_at_once_decides_from_the_cache_and_the_refresh_outliv
     world.wait_for("the new document in the cache", lambda: world.min_required() == "1.0.41")
     assert len(world.server.requests("g")) == before + 1
     world.nothing_left()
-    # The refresher: the command beside the library, the client's options
-    # one --set each (no shell), the checked version.
-    refresher = ("versiongate", "refresh", "--set", "source=" + world.url, "--set", "session_scope=process",
-                 "--version", "1.0.40")
+    # The refresher: the fetch helper beside the library, loading that very
+    # file; the options went through its pipe, so no command line shows them.
+    refresher = ("versiongate-helper", os.path.realpath(LIB_PATH))
     assert refresher in world.command_lines, world.command_lines
+    assert not any(world.url in part for line in world.command_lines for part in line), world.command_lines
     decided, elapsed = world.check(host, "1.0.40")
     assert decided == ["MANDATORY", "cache_hit"], "the next launch decides from the new document"
     assert elapsed < QUICK_S
@@ -390,17 +391,17 @@ def test_a_refresh_refuses_a_rollback(world, host):
 
 
 def test_the_log_says_how_the_refresh_was_started(world, host):
+    """The fetch helper, named with its pid; background_refresh=thread (a
+    thread of the host before 1.2) starts the same helper: no thread of the
+    host fetches."""
     prime(world, host)
-    proc, _ = world.run([str(CLI), "check", "-v", "--source", world.url, "--version", "1.0.40"])
-    # The command beside the library in use (build/bin for build/lib; scripts/proof puts one by each variant).
-    beside = Path(os.path.realpath(LIB_PATH)).parent.parent / "bin" / "versiongate"
-    assert "started a background refresh: a detached process (%s refresh" % beside in proc.stderr
-    world.wait_for("the new document in the cache", lambda: world.min_required() == "1.0.41")
-    world.nothing_left()
-    world.age(2 * 3600)
-    proc, _ = world.run([str(CLI), "check", "-v", "--source", world.url, "--version", "1.0.40",
-                         "--set", "background_refresh=thread"])
-    assert "started a background refresh: in a thread (background_refresh=thread)" in proc.stderr
+    for minimum, extra in (("1.0.41", []), ("1.0.42", ["--set", "background_refresh=thread"])):
+        world.server.document("g", body=flat_doc(minimum, "1.0.42"), delay_s=0)
+        world.age(2 * 3600)
+        proc, _ = world.run([str(CLI), "check", "-v", "--source", world.url, "--version", "1.0.40"] + extra)
+        assert re.search(r"started a background refresh \(fetch helper, pid \d+\)", proc.stderr), proc.stderr
+        world.wait_for("the new document in the cache", lambda: world.min_required() == minimum)
+        world.nothing_left()
 
 
 def test_a_thread_refresh_in_a_long_lived_host(world, tmp_path):
@@ -432,40 +433,37 @@ def test_a_thread_refresh_in_a_long_lived_host(world, tmp_path):
                 os.environ[key] = value
 
 
-def test_the_command_beside_the_library_is_used_only_when_trusted(world, host, tmp_path):
-    """A library in DIR/lib runs DIR/bin/versiongate (found with dladdr), if
-    nothing another user could have written; else, and where there is no
-    command at all (a wheel's bare .so), a thread of the host, and the log
-    says why."""
+def test_the_helper_beside_the_library_is_used_only_when_trusted(world, host, tmp_path):
+    """A library runs versiongate/versiongate-helper beside its own file
+    (found with dladdr) only if nothing another user could have written;
+    else no refresh starts, the check's fetch fails open naming the path,
+    and the cache answers (docs/design.md, "The fetch helper")."""
     import shutil
     tree = tmp_path / "tree"
-    (tree / "lib").mkdir(parents=True)
-    (tree / "bin").mkdir()
+    (tree / "lib" / "versiongate").mkdir(parents=True)
     shutil.copy2(os.path.realpath(LIB_PATH), tree / "lib" / "libversiongate.so.1")
     world.library_dir = str(tree / "lib")
-    prime(world, host)
-    world.server.document("g", delay_s=0)
-    command = tree / "bin" / "versiongate"
+    helper = tree / "lib" / "versiongate" / "versiongate-helper"
 
-    def launch() -> str:
+    def launch(expected_origin: str) -> str:
         world.age(2 * 3600)
         env = dict(world.env(), VG_TEST_LOG="1")
         argv = [str(host), "1.0.40", "source", world.url, "session_scope", "process"]
         proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
-        assert proc.stdout.split()[1:] == ["stale_cache"], proc
-        marker = world.cache.parent / world.cache.name.replace("config-", "refresh-").removesuffix(".json")
-        world.wait_for("the refresh to end", lambda: not marker.exists() or not world.tagged(), 15)
-        if marker.exists():
-            marker.unlink()   # a thread's refresh ended with its host
+        assert proc.stdout.split()[1:] == [expected_origin], proc
+        world.nothing_left()
         return proc.stderr
 
-    log = launch()
-    assert "started a background refresh: in a thread (%s: not found)" % command in log, log
-    shutil.copy2(CLI, command)
-    os.chmod(command, 0o775)
-    log = launch()
-    assert "in a thread (%s: writable by group or others)" % command in log, log
-    os.chmod(command, 0o755)
-    log = launch()
-    assert "started a background refresh: a detached process (%s refresh" % command in log, log
-    world.nothing_left()
+    shutil.copy2(Path(os.path.realpath(LIB_PATH)).parent / "versiongate" / "versiongate-helper", helper)
+    prime(world, host)
+    world.server.document("g", delay_s=0)
+    helper.unlink()
+    log = launch("cache_after_error")
+    assert "no fetch helper: %s: not found" % helper in log, log
+    shutil.copy2(Path(os.path.realpath(LIB_PATH)).parent / "versiongate" / "versiongate-helper", helper)
+    os.chmod(helper, 0o775)
+    log = launch("cache_after_error")
+    assert "no fetch helper: %s: writable by group or others" % helper in log, log
+    os.chmod(helper, 0o755)
+    log = launch("stale_cache")
+    assert re.search(r"started a background refresh \(fetch helper, pid \d+\)", log), log

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import copy_library
 import versiongate as vg
 
 REPO = Path(__file__).resolve().parents[2]
@@ -177,9 +178,7 @@ class Sandbox:
         self.setpriv = as_nobody_prefix()
         self.root = Path(tempfile.mkdtemp(prefix="vg-unprivileged-", dir="/tmp"))
         os.chmod(self.root, 0o755)
-        self.lib = self.root / "libversiongate.so"
-        shutil.copyfile(os.path.realpath(vg.LIBRARY_PATH), self.lib)
-        os.chmod(self.lib, 0o755)
+        self.lib = copy_library(self.root, "libversiongate.so")
         shutil.copyfile(BINDING, self.root / "versiongate.py")
         os.chmod(self.root / "versiongate.py", 0o644)
         self.child = make_file(self.root / "child.py", CHILD)

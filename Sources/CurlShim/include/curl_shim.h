@@ -57,6 +57,9 @@ __attribute__((visibility("hidden"))) vgh_outcome vgh_perform(const vgh_request 
 
 __attribute__((visibility("hidden"))) void vgh_response_release(vgh_response *response);
 
+/* The version of the libcurl loaded ("7.74.0"), or NULL before one is. */
+__attribute__((visibility("hidden"))) const char *vgh_curl_loaded_version(void);
+
 #ifdef __cplusplus
 }
 #endif

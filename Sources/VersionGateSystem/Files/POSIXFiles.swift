@@ -121,28 +121,29 @@ package struct POSIXFiles: FileSystem {
         return systemErrno == EEXIST ? .alreadyThere : .failed("cannot create \(path): \(Self.systemError())")
     }
 
-    package func lock(_ path: String, until deadline: Deadline) -> FileLock? {
-        guard let directory = try? Self.privateDirectory(Self.parent(of: path), create: true) else { return nil }
+    package func lock(_ path: String, until deadline: Deadline) -> LockAttempt {
+        guard let directory = try? Self.privateDirectory(Self.parent(of: path), create: true) else { return .unavailable }
         let fd = vg_system_openat(directory, Self.name(of: path), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         close(directory)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .unavailable }
         var s = stat()
         guard fstat(fd, &s) == 0, vg_system_is_regular(s.st_mode) != 0, Self.ownershipProblem(s, .private) == nil else {
             close(fd)
-            return nil
+            return .unavailable
         }
         // Polled, not blocking: a holder that is stopped must not hold us past the deadline.
         var pause: UInt32 = 500
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let left = deadline.remainingMilliseconds
             guard left > 0, systemErrno == EWOULDBLOCK || systemErrno == EINTR else {
+                let busy = systemErrno == EWOULDBLOCK || systemErrno == EINTR
                 close(fd)
-                return nil
+                return busy ? .busy : .unavailable
             }
             usleep(min(pause, UInt32(min(left, 1000)) * 1000))
             pause = min(pause * 2, 10_000)
         }
-        return FileLock { close(fd) }
+        return .acquired(FileLock { close(fd) })
     }
 
     package func privateBaseProblem(_ path: String) -> String? {

@@ -78,6 +78,7 @@ package enum HelperService {
             if let note = fetched.note { answer.add("note", note) }
             answer.add("entry", String(decoding: fetched.entry.encoded(), as: UTF8.self))
         }
+        if let curl = CurlTransport.loadedVersion { log?.add(.debug, "fetched with libcurl \(curl)") }
         for line in log?.recorded ?? [] { answer.add("log", line.level.rawValue + " " + line.message) }
         return answer
     }

@@ -147,19 +147,23 @@ package final class RemoteSource: ConfigSource {
         let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         let cached = self.cached(cacheDirectory)
         if let cached, isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
-        // Launchers of this source starting together (a login) share one
-        // request: the first to lock fetches, the others wait for the lock
-        // (at most half what their deadline has left: a stopped holder
-        // cannot keep them past it) and then find the cache it wrote. A
-        // background refresh does not wait: whoever holds the lock is
-        // refreshing already.
+        // Launchers of this source starting together (a login), and threads
+        // of one host, share one request: the first to lock fetches, the
+        // others wait for the lock (at most half what their deadline has
+        // left) and then find the cache it wrote. One still held then is a
+        // fetch that outlasts the waiter's deadline too: it fails open
+        // rather than send a second request. A background refresh does not
+        // wait: whoever holds the lock is refreshing already.
         let wait = mode == .background ? 0 : request.deadline.remainingMilliseconds / 2
-        let burst = cacheDirectory.flatMap { directory in
+        let attempt = cacheDirectory.map { directory in
             request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)), until: Deadline(afterMilliseconds: wait))
         }
-        if cacheDirectory != nil, burst == nil, mode == .background {
-            return .failure(GateFailure(.timeout, "\(name): another process is fetching it; no second refresh"))
+        if case .busy = attempt {
+            return .failure(mode == .background
+                ? GateFailure(.timeout, "\(name): another process is fetching it; no second refresh")
+                : GateFailure(.timeout, "\(name): the deadline passed while another check was fetching it"))
         }
+        let burst = attempt?.lock
         if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, at: request) {
             return .success(written.fetched(.cacheHit))
         }
@@ -243,9 +247,14 @@ package final class RemoteSource: ConfigSource {
             return true
         }
         let lock = cacheDirectory.filePath(Self.lockName(fetcher.cacheKey))
-        guard request.files.lock(lock, until: Deadline(afterMilliseconds: 0)) != nil else {
+        switch request.files.lock(lock, until: Deadline(afterMilliseconds: 0)) {
+        case .acquired: break   // released at once: the helper takes it
+        case .busy:
             request.log?.add(.debug, "\(name): a fetch is already under way (\(lock) is locked)")
             return true
+        case .unavailable:
+            request.log?.add(.info, "\(name): no refresh can be started (the cache cannot be written); fetching first")
+            return false
         }
         var refreshing = request
         refreshing.deadline = Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds)

@@ -26,10 +26,12 @@ package protocol FileSystem: Sendable {
     /// never through a symlink), in a private directory made 0700 if missing.
     func createExclusively(_ path: String) -> ExclusiveCreation
     /// An exclusive lock on `path` (a lock file in a private directory,
-    /// made if missing), waited for until `deadline`; nil when it could not
-    /// be had by then. Released when the FileLock goes away, and by the
-    /// kernel when its holder dies.
-    func lock(_ path: String, until deadline: Deadline) -> FileLock?
+    /// made if missing), waited for until `deadline`: held, still held by
+    /// another at the deadline (`busy`), or impossible here (`unavailable`:
+    /// no such directory can be made or used, e.g. a read-only cache). The
+    /// lock is released when the FileLock goes away, and by the kernel when
+    /// its holder dies.
+    func lock(_ path: String, until deadline: Deadline) -> LockAttempt
     /// nil when `path` is a directory the user owns that no one else may
     /// enter (mode 0700, as XDG asks of $XDG_RUNTIME_DIR); else why not.
     func privateBaseProblem(_ path: String) -> String?
@@ -48,6 +50,17 @@ package enum FileTrust: Sendable, Equatable {
     /// by others, in a directory the user owns that neither group nor others
     /// can write, reached without following a symlink.
     case `private`
+}
+
+package enum LockAttempt: Sendable {
+    case acquired(FileLock)
+    case busy
+    case unavailable
+
+    package var lock: FileLock? {
+        if case .acquired(let lock) = self { return lock }
+        return nil
+    }
 }
 
 /// A held lock; dropping it releases it.

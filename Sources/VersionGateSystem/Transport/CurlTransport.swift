@@ -87,6 +87,9 @@ package struct CurlTransport: HTTPTransport {
                         redirectURL: response.redirect_url.map { String(cString: $0) })
     }
 
+    /// The version of the libcurl this process loaded, nil before a request.
+    package static var loadedVersion: String? { vgh_curl_loaded_version().flatMap { String(validatingCString: $0) } }
+
     private static func kind(of outcome: vgh_outcome) -> TransportError.Kind {
         switch outcome {
         case VGH_TIMEOUT: return .timeout
