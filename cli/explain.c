@@ -1,13 +1,14 @@
 /* explain: every step of one check, for operators, as the library decided
- * it (its rule and reason, every operator key it used, through
- * vg_result_get); nothing is re-derived here. It changes nothing: the check
+ * it (its rule and reason, every operator key it used and the key's name,
+ * through vg_result_get; the options' values through vg_client_get);
+ * nothing is re-derived or restated here. It changes nothing: the check
  * runs with dry_run=1, so it says whether a launch now would prompt (login
  * session, skipped version, remind time) without claiming the session's
  * marker or recording a prompt time. */
 #include "cli.h"
 
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 
 static void line(const char *label, const char *value) {
     printf("  %-42s %s\n", label, value && *value ? value : "-");
@@ -18,12 +19,21 @@ static void field(const vg_result *result, const char *label, const char *key) {
     line(label, vg_result_get(result, key));
 }
 
-/* An operator key named for the platform, with the value the library used. */
-static void operator_key(const vg_result *result, const char *key, const char *suffix, const char *platform,
-                         const char *field_key) {
-    char name[128];
-    snprintf(name, sizeof name, "%s_%s%s:", key, platform, suffix);
-    line(name, vg_result_get(result, field_key));
+/* A value the decision used, labelled with the operator key it came from
+ * (the result's `key_field`), or with `what` when no config decided. */
+static void operator_value(const vg_result *result, const char *key_field, const char *what, const char *value_field) {
+    const char *key = vg_result_get(result, key_field);
+    char label[160];
+    snprintf(label, sizeof label, "%s:", key ? key : what);
+    line(label, vg_result_get(result, value_field));
+}
+
+/* The client's option as the library has it: as set, else its default. */
+static void option(const vg_client *client, const char *label, const char *key) {
+    char *value = NULL;
+    vg_client_get(client, key, &value);
+    line(label, value);
+    vg_free(value);
 }
 
 int vgcli_explain(const vgcli_args *args) {
@@ -34,12 +44,6 @@ int vgcli_explain(const vgcli_args *args) {
         fprintf(stderr, "versiongate explain: %s\n", vg_client_last_error(client));
         vg_client_free(client);
         return VGCLI_EXIT_USAGE;
-    }
-    const char *platform = "linux";
-    const char *remind = "0";
-    for (size_t i = 0; i < args->setting_count; i++) {
-        if (strcmp(args->settings[i].key, "platform") == 0) platform = args->settings[i].value;
-        if (strcmp(args->settings[i].key, "remind_after_s") == 0) remind = args->settings[i].value;
     }
 
     vg_result *result = NULL;
@@ -54,14 +58,18 @@ int vgcli_explain(const vgcli_args *args) {
     field(result, "result error:", "error_name");
     if (vg_result_error(result) != VG_OK) line("", vg_result_error_message(result));
 
-    printf("2. What the decision used (platform %s; absent, empty or invalid keys show -)\n", platform);
+    char *platform = NULL;
+    vg_client_get(client, "platform", &platform);
+    printf("2. What the decision used (platform %s; absent, empty or invalid keys show -)\n",
+           platform ? platform : "-");
+    vg_free(platform);
     const char *current = vg_result_get(result, "current") ? vg_result_get(result, "current") : args->version;
     line("current version:", current ? current : "not known");
-    operator_key(result, "blocked_versions", "", platform, "blocked_versions");
-    operator_key(result, "min_required_version", "", platform, "min_required");
-    operator_key(result, "min_required_version", "_effective_at", platform, "min_required_effective_at");
-    operator_key(result, "latest_version", "", platform, "latest");
-    operator_key(result, "latest_version", "_rollout_percent", platform, "rollout_percent");
+    operator_value(result, "blocked_versions_key", "blocked versions", "blocked_versions");
+    operator_value(result, "min_required_key", "minimum", "min_required");
+    operator_value(result, "min_required_effective_at_key", "minimum effective at", "min_required_effective_at");
+    operator_value(result, "latest_key", "latest", "latest");
+    operator_value(result, "rollout_percent_key", "rollout percent", "rollout_percent");
     field(result, "this installation's bucket:", "rollout_bucket");
 
     printf("3. Decision\n");
@@ -84,7 +92,7 @@ int vgcli_explain(const vgcli_args *args) {
     printf("6. Session\n");
     field(result, "a launch now would prompt:", "should_prompt");
     field(result, "why (skip, remind, session):", "note");
-    line("remind_after_s:", remind);
+    option(client, "remind_after_s:", "remind_after_s");
     line("", "explain records nothing (dry_run=1): the next launch is not affected");
 
     vg_result_free(result);

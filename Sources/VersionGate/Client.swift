@@ -87,6 +87,26 @@ public func vg_client_last_error(_ client: OpaquePointer?) -> UnsafePointer<CCha
     return handle.lastError.withLock { $0?.cString }
 }
 
+@_cdecl("vg_client_get")
+public func vg_client_get(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+                          _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    guard let out else { return VG_EINVAL.rawValue }
+    out.pointee = nil
+    guard let handle = clientHandle(client), let key, let keyText = String(validatingCString: key) else {
+        return VG_EINVAL.rawValue
+    }
+    if let forked = ForkGuard.refusal { return forked.code }
+    let value: String?
+    do throws(GateFailure) {
+        value = try handle.client.option(keyText)
+    } catch {
+        return error.code
+    }
+    guard let value else { return VG_OK.rawValue }
+    out.pointee = mallocCopy(value)
+    return out.pointee == nil ? VG_ENOMEM.rawValue : VG_OK.rawValue
+}
+
 @_cdecl("vg_client_check")
 public func vg_client_check(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ client: OpaquePointer?,
                             _ current: UnsafePointer<CChar>?) -> Int32 {

@@ -32,6 +32,7 @@ enum ResultFields {
         ResultField(key: "blocked_versions") { result in
             .text(result.decision.snapshot.flatMap { $0.blockedVersions.isEmpty ? nil : join($0.blockedVersions, separator: ",") })
         },
+        ResultField(key: "blocked_versions_key") { key($0, GateConfig.blockedVersionsKey) },
         ResultField(key: "config_age_s") { .number($0.configAgeSeconds) },
         ResultField(key: "current") { .text($0.current) },
         ResultField(key: "dismiss_label") { .text($0.dismissLabel?.string) },
@@ -41,18 +42,22 @@ enum ResultFields {
         ResultField(key: "fetch_error") { .number(Int64(errorCode($0.fetchFailure))) },
         ResultField(key: "fetch_error_message") { .text($0.fetchFailure?.message) },
         ResultField(key: "latest") { .text($0.latest?.string) },
+        ResultField(key: "latest_key") { key($0, GateConfig.latestKey) },
         ResultField(key: "locale") { .text($0.language) },
         ResultField(key: "message") { .text($0.message?.string) },
         ResultField(key: "min_required") { .text($0.minRequired?.string) },
         ResultField(key: "min_required_effective_at") {
             .text($0.decision.snapshot?.minEffectiveAt.map(RFC3339.text))
         },
+        ResultField(key: "min_required_effective_at_key") { key($0, GateConfig.minEffectiveAtKey) },
+        ResultField(key: "min_required_key") { key($0, GateConfig.minRequiredKey) },
         ResultField(key: "note") { .text($0.note) },
         ResultField(key: "origin") { .text(LoadedConfig.Origin.name($0.origin)) },
         ResultField(key: "reason") { .text($0.reason.string) },
         ResultField(key: "release_notes") { .text($0.releaseNotes?.string) },
         ResultField(key: "rollout_bucket") { .number($0.decision.rolloutBucket.map(Int64.init)) },
         ResultField(key: "rollout_percent") { .number($0.rolloutPercent.map(Int64.init)) },
+        ResultField(key: "rollout_percent_key") { key($0, GateConfig.rolloutPercentKey) },
         ResultField(key: "rule") { .text($0.rule.nameText) },
         ResultField(key: "should_prompt") { .flag($0.shouldPrompt) },
         ResultField(key: "skip_label") { .text($0.skipLabel?.string) },
@@ -64,6 +69,12 @@ enum ResultFields {
         ResultField(key: "template_version") { .number($0.templateVersion) },
         ResultField(key: "title") { .text($0.title?.string) },
     ]
+
+    /// The operator key the decision read for a threshold, named for the
+    /// snapshot's platform; nil when no config decided.
+    private static func key(_ result: GateResult, _ name: (String) -> String) -> ResultValue {
+        .text(result.decision.snapshot.map { name($0.platform) })
+    }
 
     static let byKey: [String: ResultField] = Dictionary(all.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
 

@@ -135,8 +135,8 @@ local_entries=$(printf '%s\n' "$symbols" | awk 'NF >= 3 && $2 ~ /^[a-z]$/ { prin
 # vg__ (two underscores, as libgit2's git__) marks an entry only our own
 # programs call (the fetch helper's vg__helper_main): exported, versioned,
 # never declared in the header.
-declared=$( (grep -oE '\bvg_[a-z_]+[[:space:]]*\(' "$HEADER" | tr -d '( \t'; echo vg__helper_main) | sort -u)
-foreign=$(comm -13 <(printf '%s\n' "$declared") <(printf '%s\n' "$exported"))
+declared=$(grep -oE '\bvg_[a-z_]+[[:space:]]*\(' "$HEADER" | tr -d '( \t' | sort -u)
+foreign=$(comm -13 <(printf '%s\n' "$declared") <(printf '%s\n' "$exported" | grep -vx 'vg__helper_main'))
 missing=$(comm -23 <(printf '%s\n' "$declared") <(printf '%s\n' "$exported"))
 if [ -z "$exported" ]; then
     fail "nm -D lists no defined symbols in $LIB"

@@ -175,3 +175,32 @@ def test_source_path_is_read_at_check_time(tmp_path):
         doc.write_text('{"min_required_version_linux":"2.0"}')
         with c.check("1.0") as r:
             assert (r.status, r.error) == (vg.Status.MANDATORY, VG_OK)
+
+
+def test_get_reads_each_option_as_set_else_its_default(write_doc):
+    """vg_client_get (1.2): the value as set, else the default the option
+    table documents, else None; an unknown key is VG_EINVAL."""
+    with vg.Client() as c:
+        assert (c.get("platform"), c.get("remind_after_s"), c.get("timeout_ms")) == ("linux", "0", "3000")
+        assert c.get("source") is None and c.get("trusted_keys") is None
+        c.set("platform", "ios")
+        c.set("remind_after_s", "86400")
+        assert (c.get("platform"), c.get("remind_after_s")) == ("ios", "86400")
+        c.set("platform", None)
+        assert (c.get("platform"), c.get("remind_after_s")) == ("linux", "86400"), "the others stay as set"
+        with pytest.raises(vg.VersionGateError) as info:
+            c.get("no_such_option")
+        assert info.value.code == VG_EINVAL
+
+
+def test_the_result_names_the_keys_that_decided(write_doc):
+    """The operator keys a decision read, named for the client's platform
+    (what versiongate explain prints, so it spells no key itself)."""
+    path = write_doc('{"min_required_version_ios": "1.0.39", "latest_version_ios": "1.0.41"}')
+    with vg.Client(source=str(path), platform="ios", session_scope="process") as c, c.check("1.0.38") as r:
+        assert (r.min_required_key, r.latest_key, r.blocked_versions_key) == (
+            "min_required_version_ios", "latest_version_ios", "blocked_versions_ios")
+        assert (r.min_required_effective_at_key, r.rollout_percent_key) == (
+            "min_required_version_ios_effective_at", "latest_version_ios_rollout_percent")
+    with vg.Client(source="/nonexistent/gate.json", session_scope="process") as c, c.check("1.0.38") as r:
+        assert r.min_required_key is None, "no config decided: no key"

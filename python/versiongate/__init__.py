@@ -215,6 +215,7 @@ vg_client_last_error = _declare(
     "vg_client_last_error", c_char_p, [_vg_client_p])
 vg_client_set = _declare(
     "vg_client_set", c_int, [_vg_client_p, c_char_p, c_char_p], _errcheck_set)
+vg_client_get = _declare("vg_client_get", c_int, [_vg_client_p, c_char_p, POINTER(c_void_p)])
 vg_client_skip_version = _declare(
     "vg_client_skip_version", c_int, [_vg_client_p, c_char_p], _errcheck_set)
 # The check functions return an int code too, but every error there fails open
@@ -511,6 +512,12 @@ class Result(_Handle):
 
     reason = _text_field("reason", "The decision for people, naming the numbers.")
     blocked_versions = _text_field("blocked_versions", "The valid blocked versions, comma-separated.")
+    blocked_versions_key = _text_field("blocked_versions_key", "The key blocked_versions came from.")
+    latest_key = _text_field("latest_key", "The key latest came from.")
+    min_required_key = _text_field("min_required_key", "The key min_required came from.")
+    min_required_effective_at_key = _text_field("min_required_effective_at_key",
+                                                "The key of the minimum's effective time.")
+    rollout_percent_key = _text_field("rollout_percent_key", "The key of the latest's rollout percent.")
     current = _text_field("current", "The current version, trimmed; None when invalid.")
     locale = _text_field("locale", "The language of the texts.")
     min_required_effective_at = _text_field("min_required_effective_at", "When the minimum takes effect (RFC 3339).")
@@ -662,6 +669,16 @@ class Client(_Handle):
     def set(self, key: StrOrBytes, value: Optional[StrOrBytes]) -> None:
         """Set an option; ``None`` restores its default."""
         vg_client_set(self._h(), _encode(key), _encode(value))
+
+    def get(self, key: StrOrBytes) -> Optional[str]:
+        """An option's value: as set, else its default; None when it is
+        unset and has none (vg_client_get). Raises for an unknown key."""
+        out = c_void_p(None)
+        code = vg_client_get(self._h(), _encode(key), ctypes.byref(out))
+        value = _take_string(out)
+        if code != Error.OK:
+            raise VersionGateError(code, "vg_client_get(%r) failed" % (key,))
+        return value
 
     def skip_version(self, version: StrOrBytes) -> None:
         """"Skip this version": no OPTIONAL prompt for this latest version

@@ -50,7 +50,7 @@ extern "C" {
 
 /* Version of this header. vg_library_version() returns the library's.
  * Every function carries the symbol version of the release that added it
- * (VERSIONGATE_1.0, VERSIONGATE_1.1: scripts/exports.map). */
+ * (VERSIONGATE_1.0, VERSIONGATE_1.1, VERSIONGATE_1.2: scripts/exports.map). */
 #define VG_VERSION_MAJOR 1
 #define VG_VERSION_MINOR 2
 #define VG_VERSION_PATCH 0
@@ -184,7 +184,7 @@ void vg_client_free(vg_client *client);
  *   "stale_while_revalidate_s": 0-2592000; default 604800.
  *       After cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first.
  *   "background_refresh": process, thread or off; default process.
- *       How that refresh runs: a detached versiongate refresh that outlives the host (a thread when the command is not beside the library), a thread of the host, or off (a check fetches first).
+ *       How that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first); thread (before 1.2, a thread of the host) now means process.
  *   "tls_ca_file": absolute path of a PEM file; default none.
  *       An extra trust anchor; verification is never turned off.
  *   "defaults": path or file:// URL; default none.
@@ -199,9 +199,9 @@ void vg_client_free(vg_client *client);
  *       App Store storefront; unset: the locale's region, else us.
  *   "itunes_endpoint": https:// URL; default https://itunes.apple.com.
  *       Base URL of the iTunes Lookup API.
- *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default all four.
+ *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default appstream,https,itms-apps,snap.
  *       Schemes a store URL may have.
- *   "allowed_url_hosts": comma-separated host names; default flathub.org, snapcraft.io, apps.apple.com, itunes.apple.com.
+ *   "allowed_url_hosts": comma-separated host names; default apps.apple.com,flathub.org,itunes.apple.com,snapcraft.io.
  *       Hosts an https or itms-apps store URL may name (exact match).
  *   "fallback_url": a URL the policy allows; default none.
  *       Store URL used when no other candidate passes the policy.
@@ -484,6 +484,7 @@ const char *vg_result_rule(const vg_result *result);
  * BEGIN RESULT FIELDS
  *   action_label               text    the update button's label, or null
  *   blocked_versions           text    the valid blocked_versions_<platform>, comma-separated, or null
+ *   blocked_versions_key       text    the key blocked_versions came from, e.g. "blocked_versions_linux" (1.2), or null
  *   config_age_s               number  seconds since a remote config was fetched, or null
  *   current                    text    the current version, trimmed; null when invalid
  *   dismiss_label              text    the dismiss button's label (OPTIONAL), or null
@@ -493,10 +494,13 @@ const char *vg_result_rule(const vg_result *result);
  *   fetch_error                number  a failed fetch although a config decided (else 0)
  *   fetch_error_message        text    its message, or null
  *   latest                     text    vg_result_latest
+ *   latest_key                 text    the key latest came from, e.g. "latest_version_linux" (1.2), or null
  *   locale                     text    the language of the texts, e.g. "de"
  *   message                    text    vg_result_message
  *   min_required               text    vg_result_min_required
  *   min_required_effective_at  text    when the minimum takes effect (RFC 3339), or null
+ *   min_required_effective_at_key text the key of the minimum's effective time (1.2), or null
+ *   min_required_key           text    the key min_required came from, e.g. "min_required_version_linux" (1.2), or null
  *   note                       text    why a prompt is or is not shown now, or null
  *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
  *                                      "stale_cache" (a refresh runs behind it),
@@ -505,6 +509,7 @@ const char *vg_result_rule(const vg_result *result);
  *   release_notes              text    vg_result_release_notes
  *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null
  *   rollout_percent            number  the staged rollout's percent when it decided, or null
+ *   rollout_percent_key        text    the key of the latest's rollout percent (1.2), or null
  *   rule                       text    vg_result_rule
  *   should_prompt              boolean vg_result_should_prompt
  *   skip_label                 text    the skip button's label (OPTIONAL), or null
@@ -527,6 +532,25 @@ const char *vg_result_json(const vg_result *result);
 
 /* Free a result. NULL is allowed. */
 void vg_result_free(vg_result *result);
+
+/* ------------------------------------------------------------------ */
+/* Options, read back                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Since 1.2 (VG_VERSION_NUMBER >= 10200; symbol version VERSIONGATE_1.2):
+ * a program that uses it refuses to load against a 1.0 or 1.1 library. */
+
+/* The option `key` as text: the value vg_client_set gave it, else its
+ * default (the "default" of the list at vg_client_set, as a value the
+ * option accepts: "linux" for "platform", "0" for "remind_after_s"). *out
+ * is a copy to release with vg_free, or NULL when the option is unset and
+ * has no default ("source" before it is set). What a tool shows as the
+ * library's settings without restating its defaults (versiongate explain).
+ * Returns VG_OK; VG_EINVAL for a NULL client, key or out, or an unknown
+ * key (vg_client_last_error does not change); VG_EFORK in a fork() child;
+ * VG_ENOMEM. Thread-safe with checks; not with vg_client_set on the same
+ * client. */
+int vg_client_get(const vg_client *client, const char *key, char **out);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,13 @@ package final class GateClient: Sendable {
     }
 
     /// What the log callback hears (option `log_level`).
+    /// The option as text: as set, else its default; nil when unset with
+    /// none (ClientOptions.value).
+    package func option(_ key: String) throws(GateFailure) -> String? {
+        let options = state.withLock { $0.settings.options }
+        return try options.value(key)
+    }
+
     package var logLevel: LogLevel { state.withLock { $0.settings.options.logLevel } }
 
     /// The same on another clock and environment than the client's own.

@@ -10,7 +10,7 @@ package enum SourceFactory {
         case .file(let path):
             return .success(LocalDocumentSource(path: path, platform: options.platform, trust: trust))
         case .document(let url):
-            return .success(remote(DocumentFetcher(url: url, trust: trust), options, trust, network))
+            return .success(remote(DocumentFetcher(url: url, trust: trust), options, network))
         case .firebase(let projectID, let urlKey, let urlAppID):
             guard trust == nil else {
                 return .failure(.config("trusted_keys is set, but the source is Firebase Remote Config, whose values "
@@ -24,24 +24,12 @@ package enum SourceFactory {
             let fetcher = FirebaseFetcher(projectID: project, apiKey: apiKey, appID: appID,
                                           packageName: options.packageName, endpoint: options.firebaseEndpoint,
                                           installationsEndpoint: options.firebaseInstallationsEndpoint)
-            return .success(remote(fetcher, options, nil, network))
+            return .success(remote(fetcher, options, network))
         }
     }
 
-    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ trust: DocumentTrust?,
-                               _ network: NetworkPlace)
+    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ network: NetworkPlace)
         -> RemoteSource {
-        var settings = RemoteSource.Settings()
-        settings.cacheTTLSeconds = options.cacheTTLSeconds
-        settings.maxStaleSeconds = options.maxStaleSeconds
-        settings.limits.timeoutMs = options.timeoutMs
-        settings.limits.caFile = options.tlsCAFile
-        settings.defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform, trust: trust) }
-        settings.trust = trust
-        settings.staleWhileRevalidateSeconds = options.staleWhileRevalidateSeconds
-        settings.backgroundRefresh = options.backgroundRefresh
-        settings.assignments = options.assignmentList
-        settings.network = network
-        return RemoteSource(fetcher: fetcher, platform: options.platform, settings: settings)
+        RemoteSource(fetcher: fetcher, platform: options.platform, settings: RemoteSource.Settings(options, network: network))
     }
 }

@@ -17,13 +17,15 @@ import Synchronization
 /// if younger than `maxStale` (or the server's stale-if-error), else the
 /// embedded default, else no config (UP_TO_DATE).
 package final class RemoteSource: ConfigSource {
+    /// What the client's options say (their defaults are the option
+    /// table's), and where fetches run.
     package struct Settings: Sendable {
-        package var cacheTTLSeconds: Int64 = 3600
+        package var cacheTTLSeconds: Int64
         /// 0 = a failed fetch never falls back to the cache.
-        package var maxStaleSeconds: Int64 = 86_400
+        package var maxStaleSeconds: Int64
         package var limits = TransportLimits()
         /// Where fetches run: the helper process, or here (in the helper itself).
-        package var network = NetworkPlace.helper
+        package var network: NetworkPlace
         /// The transport of a fetch made here.
         package var transport: any HTTPTransport = CurlTransport()
         /// The local gate document used when no remote config can be had.
@@ -33,10 +35,24 @@ package final class RemoteSource: ConfigSource {
         package var trust: DocumentTrust?
         /// After the TTL, how long a stale cache answers at once while a
         /// refresh runs behind it; 0 = fetch first (as before the window).
-        package var staleWhileRevalidateSeconds: Int64 = 0
-        package var backgroundRefresh = ClientOptions.BackgroundRefresh.process
+        package var staleWhileRevalidateSeconds: Int64
+        package var backgroundRefresh: ClientOptions.BackgroundRefresh
         /// The client's options as `key=value`, for the helper's request.
-        package var assignments: [String] = []
+        package var assignments: [String]
+
+        package init(_ options: ClientOptions, network: NetworkPlace) {
+            cacheTTLSeconds = options.cacheTTLSeconds
+            maxStaleSeconds = options.maxStaleSeconds
+            limits.timeoutMs = options.timeoutMs
+            limits.caFile = options.tlsCAFile
+            let trust = DocumentTrust(options)
+            self.trust = trust
+            defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform, trust: trust) }
+            staleWhileRevalidateSeconds = options.staleWhileRevalidateSeconds
+            backgroundRefresh = options.backgroundRefresh
+            assignments = options.assignmentList
+            self.network = network
+        }
     }
 
     package let fetcher: any ConfigFetcher
