@@ -4,6 +4,7 @@
  * no one else may write. A file that cannot be used warns once and the
  * command goes on: an event log never stops an app. */
 #include "cli.h"
+#include "file_trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,9 +41,9 @@ static const char *refusal(int fd) {
     struct stat s;
     if (fstat(fd, &s) != 0) return strerror(errno);
     if (!S_ISREG(s.st_mode)) return "not a regular file";
-    if (s.st_uid != geteuid()) return "owned by another user";
-    if (s.st_mode & (S_IWGRP | S_IWOTH)) return "writable by group or others";
-    return NULL;
+    int problems = vg_system_trust(&s, 0, 0);   /* the library's rule (Sources/SystemShim/file_trust.c) */
+    if (problems & VG_TRUST_OWNER) return "owned by another user";
+    return problems ? "writable by group or others" : NULL;
 }
 
 void vgcli_events_attach(vg_client *client, const char *path) {

@@ -178,7 +178,7 @@ class Sandbox:
         self.setpriv = as_nobody_prefix()
         self.root = Path(tempfile.mkdtemp(prefix="vg-unprivileged-", dir="/tmp"))
         os.chmod(self.root, 0o755)
-        self.lib = copy_library(self.root, "libversiongate.so")
+        self.lib = copy_library(self.root / "lib", "libversiongate.so")
         shutil.copyfile(BINDING, self.root / "versiongate.py")
         os.chmod(self.root / "versiongate.py", 0o644)
         self.child = make_file(self.root / "child.py", CHILD)

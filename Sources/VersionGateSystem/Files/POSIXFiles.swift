@@ -165,16 +165,16 @@ package struct POSIXFiles: FileSystem {
     // MARK: - the rules
 
     /// Why `s` may not be used under `trust`; nil when it may.
+    /// The one trust rule (vg_system_trust): a document may be root's and
+    /// shared by a group; a private file is in the user's own 0700 directory,
+    /// where no group member reaches it.
     private static func ownershipProblem(_ s: stat, _ trust: FileTrust) -> String? {
-        let me = geteuid()
-        if s.st_mode & 0o002 != 0 { return "is writable by every user" }
-        switch trust {
-        case .document:
-            if s.st_uid != me && s.st_uid != 0 { return "is owned by uid \(s.st_uid), neither root nor this user" }
-        case .private:
-            if s.st_uid != me { return "is owned by uid \(s.st_uid), not this user" }
-        }
-        return nil
+        var s = s
+        let problems = vg_system_trust(&s, trust == .document ? 1 : 0, 1)
+        guard problems != 0 else { return nil }
+        if problems & Int32(VG_TRUST_OTHERS_WRITE) != 0 { return "is writable by every user" }
+        return trust == .document ? "is owned by uid \(s.st_uid), neither root nor this user"
+            : "is owned by uid \(s.st_uid), not this user"
     }
 
     /// The library's own directory (`…/versiongate`), opened without
@@ -200,15 +200,13 @@ package struct POSIXFiles: FileSystem {
             close(fd)
             throw .config("cannot stat \(path): \(systemError())")
         }
-        if s.st_uid != geteuid() {
-            close(fd)
+        let problems = vg_system_trust(&s, 0, 0)
+        guard problems != 0 else { return fd }
+        close(fd)
+        if problems & Int32(VG_TRUST_OWNER) != 0 {
             throw .config("\(path) is owned by uid \(s.st_uid), not this user; refused")
         }
-        if s.st_mode & 0o022 != 0 {
-            close(fd)
-            throw .config("\(path) is writable by group or others (mode \(octal(s.st_mode & 0o777))); refused")
-        }
-        return fd
+        throw .config("\(path) is writable by group or others (mode \(octal(s.st_mode & 0o777))); refused")
     }
 
     /// A new 0600 file next to `name`, never through a symlink; nil when

@@ -56,10 +56,11 @@ package struct FetchHelper: Sendable {
         guard lstat(path, &file) == 0 else { return "\(path): not found" }
         guard vg_system_is_regular(file.st_mode) != 0 else { return "\(path): not a regular file" }
         guard stat(parent(path), &directory) == 0 else { return "\(parent(path)): cannot stat" }
-        let us = geteuid()
         for (name, info) in [(path, file), (parent(path), directory)] {
-            guard info.st_uid == 0 || info.st_uid == us else { return "\(name): owned by another user" }
-            guard info.st_mode & 0o022 == 0 else { return "\(name): writable by group or others" }
+            var info = info
+            let problems = vg_system_trust(&info, 1, 0)
+            if problems & Int32(VG_TRUST_OWNER) != 0 { return "\(name): owned by another user" }
+            if problems != 0 { return "\(name): writable by group or others" }
         }
         guard access(path, X_OK) == 0 else { return "\(path): not executable" }
         return nil
