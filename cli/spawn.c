@@ -1,16 +1,14 @@
 /* Finding programs and running dialogs: only absolute $PATH entries are
  * searched (a relative entry would run whatever the current directory
  * holds), and a dialog runs with a clean descriptor set and default signal
- * handling, waited for properly. */
+ * handling (vg_system_spawn, shared with the library), waited for properly. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "process_spawn.h"
 
-#include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,34 +16,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-typedef int add_close_from(posix_spawn_file_actions_t *actions, int lowest);
-
-/* posix_spawn_file_actions_addclosefrom_np where glibc has it (2.34),
- * found at run time because the command is built for glibc 2.31; else a
- * close action for each inheritable descriptor in /proc/self/fd. */
-static void close_descriptors_from(posix_spawn_file_actions_t *actions, int lowest) {
-    void *symbol = dlsym(RTLD_DEFAULT, "posix_spawn_file_actions_addclosefrom_np");
-    if (symbol) {
-        add_close_from *close_from;
-        memcpy(&close_from, &symbol, sizeof symbol);
-        close_from(actions, lowest);
-        return;
-    }
-    DIR *directory = opendir("/proc/self/fd");
-    if (!directory) return;
-    struct dirent *entry;
-    while ((entry = readdir(directory))) {
-        char *end;
-        long fd = strtol(entry->d_name, &end, 10);
-        if (entry->d_name[0] < '0' || entry->d_name[0] > '9' || *end || fd < lowest || fd > 0x7fffffff ||
-            fd == dirfd(directory))
-            continue;
-        int flags = fcntl((int)fd, F_GETFD);
-        if (flags >= 0 && !(flags & FD_CLOEXEC)) posix_spawn_file_actions_addclose(actions, (int)fd);
-    }
-    closedir(directory);
-}
 
 static int is_executable_file(const char *path) {
     struct stat s;
@@ -106,25 +76,6 @@ int vgcli_run(char *const argv[], char *out, size_t out_size) {
     int pipe_fds[2] = {-1, -1};
     if (out && pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
 
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    if (out)
-        posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
-    else
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    /* Nothing of ours (or of the process that started us) leaks into it. */
-    close_descriptors_from(&actions, 3);
-    sigset_t none, all;
-    sigemptyset(&none);
-    sigfillset(&all);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setsigdefault(&attributes, &all);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
     /* A parent that ignores SIGCHLD would have the child reaped behind our
      * back; restored before COMMAND inherits it. */
     struct sigaction default_child = {.sa_handler = SIG_DFL}, saved_child;
@@ -133,10 +84,11 @@ int vgcli_run(char *const argv[], char *out, size_t out_size) {
 
     pid_t pid;
     char **environment = dialog_environment();
-    int spawned = posix_spawn(&pid, argv[0], &actions, &attributes, argv, environment ? environment : environ);
+    /* The library's one way to start a program (Sources/SystemShim/process_spawn.c):
+     * stdin and stderr on /dev/null, nothing else of ours, default signals. */
+    int spawned = vg_system_spawn(argv[0], argv, environment ? environment : environ, -1, out ? pipe_fds[1] : -1, 0,
+                                  &pid);
     free(environment);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
     if (out) close(pipe_fds[1]);
 
     if (out) {

@@ -114,7 +114,10 @@ def test_the_staged_tree_and_its_uninstall(installed):
         "usr/local/lib/cmake/VersionGate/VersionGateConfigVersion.cmake",
         "usr/local/lib/libversiongate.so", "usr/local/lib/libversiongate.so.1",
         "usr/local/lib/libversiongate.so.%s" % version, "usr/local/lib/pkgconfig/versiongate.pc",
-        "usr/local/share/man/man1/versiongate.1"])
+        "usr/local/lib/versiongate/versiongate-helper", "usr/local/share/man/man1/versiongate.1"])
+    helper = lib / "versiongate/versiongate-helper"     # where the library looks, beside itself
+    assert helper.stat().st_mode & 0o7777 == 0o755
+    assert "(RUNPATH)" not in sh(["readelf", "-d", helper], stage).stdout, "it loads the library by path"
     sh(["make", "uninstall", "DESTDIR=%s" % stage, "PREFIX=/usr/local"], installed["clone"])
     assert files_under(stage) == []
 

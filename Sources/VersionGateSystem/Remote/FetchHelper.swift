@@ -11,7 +11,7 @@ import Glibc
 ///
 /// The request is written whole into a pipe before the helper exists, so
 /// the host never writes to a pipe whose reader may be gone (no SIGPIPE to
-/// mask). The helper is started detached (`vg_system_spawn_detached`): it is
+/// mask). The helper is started detached (`vg_system_spawn`): it is
 /// never the host's child, in a process group of its own that `run` kills
 /// at the deadline.
 package struct FetchHelper: Sendable {
@@ -122,8 +122,8 @@ package struct FetchHelper: Sendable {
         defer { argv.forEach { free($0) } }
         guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }
         var pid: pid_t = 0
-        let error = vg_system_spawn_detached(path, argv, vg_system_environ(), requestPipe[0], answer,
-                                             lowPriority ? 1 : 0, &pid)
+        let flags = VG_SPAWN_NEW_SESSION | VG_SPAWN_DETACHED | (lowPriority ? VG_SPAWN_LOW_PRIORITY : 0)
+        let error = vg_system_spawn(path, argv, vg_system_environ(), requestPipe[0], answer, Int32(flags), &pid)
         guard error == 0 else { return .failure(failure("cannot start \(path)", errno: error)) }
         return .success(pid)
     }

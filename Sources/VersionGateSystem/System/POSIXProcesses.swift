@@ -4,7 +4,7 @@ import SystemShim
 import Glibc
 #endif
 
-/// The ProcessLauncher of the real machine: posix_spawn of the program found
+/// The ProcessLauncher of the real machine: the program found
 /// in an absolute $PATH entry (an empty or relative entry means the working
 /// directory, where anyone may have put an `xdg-open`), with an argument
 /// vector (no shell ever parses an argument), in a new session, with
@@ -74,73 +74,18 @@ package struct POSIXProcesses: ProcessLauncher {
     }
 
     /// Starts `executable` with `arguments` as its argv (the first is its
-    /// name), as the type's comment says: new session, /dev/null stdio, no
-    /// other descriptor of ours, default signals, empty mask.
+    /// name), as the type's comment says, through the one way programs are
+    /// started (`vg_system_spawn`, docs/design.md, "Starting processes").
     package static func spawn(executable: String, _ arguments: [String]) -> Result<pid_t, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        guard posix_spawn_file_actions_init(&actions) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        guard posix_spawnattr_init(&attributes) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
-        defer { posix_spawnattr_destroy(&attributes) }
-
-        // Our descriptors are not the child's business: a browser started by
-        // xdg-open could otherwise hold the host's pipes and sockets open.
-        guard closeDescriptors(from: 3, &actions),
-              posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0,
-              posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) == 0,
-              posix_spawn_file_actions_adddup2(&actions, 1, 2) == 0 else { return .failure(SpawnError(code: ENOMEM)) }
-
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        let flags = Int32(POSIX_SPAWN_SETSIGMASK) | Int32(POSIX_SPAWN_SETSIGDEF) | Self.spawnSetSID
-        guard posix_spawnattr_setsigmask(&attributes, &noSignals) == 0,
-              posix_spawnattr_setsigdefault(&attributes, &allSignals) == 0,
-              posix_spawnattr_setflags(&attributes, Int16(truncatingIfNeeded: flags)) == 0 else {
-            return .failure(SpawnError(code: EINVAL))
-        }
-
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(SpawnError(code: ENOMEM)) }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, vg_system_environ())
-        return status == 0 ? .success(pid) : .failure(SpawnError(code: status))
+        let error = vg_system_spawn(executable, argv, vg_system_environ(), -1, -1, Int32(VG_SPAWN_NEW_SESSION), &pid)
+        return error == 0 ? .success(pid) : .failure(SpawnError(code: error))
     }
 
     package struct SpawnError: Error { package let code: Int32 }
-
-    /// POSIX_SPAWN_SETSID (glibc ≥ 2.26; the header hides it from Swift):
-    /// the child leaves our session and process group, so the terminal's
-    /// Ctrl-C or hang-up meant for the launcher does not reach the browser.
-    private static let spawnSetSID: Int32 = 0x80
-
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-
-    /// posix_spawn_file_actions_addclosefrom_np (glibc ≥ 2.34, also hidden
-    /// from Swift), else a close action for each inheritable descriptor
-    /// listed in /proc/self/fd (one opened meanwhile by another thread may
-    /// then slip through).
-    private static func closeDescriptors(from lowest: Int32,
-                                         _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>) -> Bool {
-        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
-            return unsafeBitCast(symbol, to: AddCloseFrom.self)(actions, lowest) == 0
-        }
-        guard let directory = opendir("/proc/self/fd") else { return true }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let fd = Int32(decimal: name), fd >= lowest, fd != dirfd(directory) else { continue }
-            let flags = vg_system_fcntl(fd, F_GETFD, 0)
-            if flags >= 0 && flags & FD_CLOEXEC == 0 && posix_spawn_file_actions_addclose(actions, fd) != 0 {
-                return false
-            }
-        }
-        return true
-    }
 
     /// A detached thread that waits for `pid` alone (never `waitpid(-1)`,
     /// which would steal the host's own children). If no thread can be
@@ -150,13 +95,5 @@ package struct POSIXProcesses: ProcessLauncher {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && systemErrno == EINTR {}
         }
-    }
-}
-
-private extension Int32 {
-    /// ASCII digits only, no sign (Int32("+1") would be 1).
-    init?(decimal text: String) {
-        guard let wide = Int64(decimal: text), let narrow = Int32(exactly: wide) else { return nil }
-        self = narrow
     }
 }

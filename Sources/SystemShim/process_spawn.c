@@ -1,22 +1,24 @@
-/* A process the host never has to reap (docs/design.md, "The fetch helper").
+/* Starting a program; see process_spawn.h (docs/design.md, "Starting
+ * processes").
  *
- * The caller's thread clones an intermediate with CLONE_VM | CLONE_VFORK
- * and no exit signal; the intermediate clones the program the same way and
- * exits; the caller then reaps the intermediate with __WCLONE. The program
- * is left a child of init (or of the nearest subreaper): the host gets no
- * SIGCHLD (an exit signal of 0 sends none), has no zombie, and a host's
- * waitpid(-1) loop never sees the intermediate (only __WCLONE or __WALL
- * waits for a child with no exit signal). CLONE_VFORK suspends only the
- * calling thread, and only until each child has exec'd or exited; CLONE_VM
- * copies no page tables, so the cost does not grow with the host.
+ * The calling thread clones the child with CLONE_VM | CLONE_VFORK, as
+ * glibc's posix_spawn does: no page tables are copied, so the cost does not
+ * grow with the host, and the thread resumes once the child has exec'd.
+ * A detached start clones an intermediate that way with no exit signal;
+ * it clones the program and exits, and the caller reaps it at once with
+ * __WCLONE. The program is then a child of init (or of the nearest
+ * subreaper): the host gets no SIGCHLD (an exit signal of 0 sends none),
+ * has no zombie, and a host's waitpid(-1) loop never sees the
+ * intermediate (only __WCLONE or __WALL waits for a child with no exit
+ * signal).
  *
- * Both children share the host's memory while the host's other threads run:
- * they touch only their own stacks and the `launch` record, and call only
+ * The children share the caller's memory while its other threads run: they
+ * touch only their own stacks and the `launch` record, and call only
  * async-signal-safe functions. Every signal is blocked around the clones,
- * so no handler of the host runs on a child's stack; the program's own
- * child resets each disposition to the default before it unblocks them. */
+ * so no handler of the caller runs on a child's stack; the program's child
+ * resets each disposition to the default before it unblocks them. */
 #define _GNU_SOURCE
-#include "detached_spawn.h"
+#include "process_spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +36,7 @@ enum { STACK_BYTES = 64 << 10 };
 struct launch {
     const char *path;
     char *const *argv, *const *envp;
-    int in_fd, out_fd, null_fd, low_priority;
+    int in_fd, out_fd, null_fd, flags;
     char *program_stack;
     pid_t pid;
     int error;
@@ -42,7 +44,7 @@ struct launch {
 
 /* Every descriptor from 3 up. close_range (Linux 5.9) in one call; before
  * it, each one below the limit (capped: a limit of millions would take
- * seconds; the host's descriptors are O_CLOEXEC as ours are). */
+ * seconds; the caller's descriptors are O_CLOEXEC as ours are). */
 __attribute__((no_sanitize("address", "thread")))
 static void close_from_three(void) {
 #ifdef SYS_close_range
@@ -58,16 +60,16 @@ __attribute__((no_sanitize("address", "thread")))
 static int program_main(void *argument) {
     struct launch *launch = argument;
     struct sigaction standard = {.sa_handler = SIG_DFL};
-    for (int signal = 1; signal < _NSIG; signal++) sigaction(signal, &standard, NULL);
-    if (setsid() < 0) goto failed;
-    if (launch->low_priority) {
+    for (int number = 1; number < _NSIG; number++) sigaction(number, &standard, NULL);
+    if ((launch->flags & VG_SPAWN_NEW_SESSION) && setsid() < 0) goto failed;
+    if (launch->flags & VG_SPAWN_LOW_PRIORITY) {
         setpriority(PRIO_PROCESS, 0, 19);
         struct sched_param idle = {0};
         sched_setscheduler(0, SCHED_IDLE, &idle);   /* best effort: nice 19 already yields */
     }
     /* The caller made every descriptor here 3 or more: no dup2 overwrites another. */
-    if (dup2(launch->in_fd, 0) < 0 || dup2(launch->out_fd >= 0 ? launch->out_fd : launch->null_fd, 1) < 0
-        || dup2(launch->null_fd, 2) < 0)
+    if (dup2(launch->in_fd >= 0 ? launch->in_fd : launch->null_fd, 0) < 0
+        || dup2(launch->out_fd >= 0 ? launch->out_fd : launch->null_fd, 1) < 0 || dup2(launch->null_fd, 2) < 0)
         goto failed;
     close_from_three();
     sigset_t none;
@@ -88,22 +90,22 @@ static int intermediate_main(void *argument) {
     _exit(0);
 }
 
-/* `fd` moved to 3 or more (close-on-exec); -1 on failure. */
+/* `fd` moved to 3 or more (close-on-exec); -1 for -1 or on failure. */
 static int above_stdio(int fd) {
     return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
-int vg_system_spawn_detached(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd,
-                             int low_priority, pid_t *pid) {
-    struct launch launch = {.path = path, .argv = argv, .envp = envp, .low_priority = low_priority};
+int vg_system_spawn(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int flags,
+                    pid_t *pid) {
+    struct launch launch = {.path = path, .argv = argv, .envp = envp, .flags = flags};
     launch.in_fd = above_stdio(in_fd);
-    launch.out_fd = out_fd >= 0 ? above_stdio(out_fd) : -1;
+    launch.out_fd = above_stdio(out_fd);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     launch.null_fd = above_stdio(null);
     if (null >= 0) close(null);
     int error = 0;
     char *stacks = MAP_FAILED;
-    if (launch.in_fd < 0 || (out_fd >= 0 && launch.out_fd < 0) || launch.null_fd < 0) {
+    if ((in_fd >= 0 && launch.in_fd < 0) || (out_fd >= 0 && launch.out_fd < 0) || launch.null_fd < 0) {
         error = errno ? errno : EBADF;
         goto out;
     }
@@ -116,20 +118,28 @@ int vg_system_spawn_detached(const char *path, char *const argv[], char *const e
 
     sigset_t all, old;
     sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
+    sigprocmask(SIG_SETMASK, &all, &old);   /* this thread's mask (pthread_sigmask is libpthread's before glibc 2.32) */
     int cancel;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-    /* Exit signal 0: the host is told nothing when the intermediate ends. */
-    pid_t intermediate = clone(intermediate_main, stacks + STACK_BYTES, CLONE_VM | CLONE_VFORK, &launch);
-    if (intermediate < 0) {
-        error = errno;
+    if (flags & VG_SPAWN_DETACHED) {
+        /* Exit signal 0: the caller is told nothing when the intermediate ends. */
+        pid_t intermediate = clone(intermediate_main, stacks + STACK_BYTES, CLONE_VM | CLONE_VFORK, &launch);
+        if (intermediate < 0) {
+            error = errno;
+        } else {
+            int status;
+            /* Already exiting (CLONE_VFORK); ECHILD: a host thread's __WALL wait took it. */
+            while (waitpid(intermediate, &status, __WCLONE) < 0 && errno == EINTR) {}
+        }
     } else {
-        int status;
-        /* Already exiting (CLONE_VFORK); ECHILD: a host thread's __WALL wait took it. */
-        while (waitpid(intermediate, &status, __WCLONE) < 0 && errno == EINTR) {}
+        pid_t child = clone(program_main, launch.program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, &launch);
+        if (child < 0) error = errno;
+        else launch.pid = child;
+        /* An exec that failed left a child that exited at once: reap it here. */
+        if (child > 0 && launch.error) waitpid(child, NULL, 0);
     }
     pthread_setcancelstate(cancel, NULL);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (!error) error = launch.error;
     if (!error && launch.pid <= 0) error = ECHILD;
     if (!error) *pid = launch.pid;

@@ -1,0 +1,29 @@
+#ifndef VG_PROCESS_SPAWN_H
+#define VG_PROCESS_SPAWN_H
+
+#include <sys/types.h>
+
+enum {
+    /* A session and process group of its own (its pid is the group's id):
+     * the terminal's Ctrl-C or hang-up meant for the caller does not reach it. */
+    VG_SPAWN_NEW_SESSION = 1,
+    /* Never the caller's child: its parent is init (or the nearest
+     * subreaper), so the caller has nothing to reap and gets no SIGCHLD. */
+    VG_SPAWN_DETACHED = 2,
+    /* nice 19 and SCHED_IDLE. */
+    VG_SPAWN_LOW_PRIORITY = 4
+};
+
+/* The one way every program is started, by the library (the fetch helper,
+ * xdg-open) and by the command (dialogs), which compiles this file too
+ * (docs/design.md, "Starting processes"): `path` with `argv` and `envp`,
+ * `in_fd` as stdin and `out_fd` as stdout (-1: /dev/null), /dev/null as
+ * stderr and no other descriptor, default signal dispositions and an empty
+ * mask. Returns 0 and sets *pid once the program is exec'd, else the errno
+ * of what failed (ENOENT, EACCES, ...). Starts no thread; the calling
+ * thread waits only for the exec. A child that is not VG_SPAWN_DETACHED is
+ * the caller's to wait for. */
+__attribute__((visibility("hidden"))) int vg_system_spawn(const char *path, char *const argv[], char *const envp[],
+                                                          int in_fd, int out_fd, int flags, pid_t *pid);
+
+#endif
