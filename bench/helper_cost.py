@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(REPO / "Tests" / "python"))
 sys.path.insert(0, str(REPO / "Tests" / "Server"))
 os.environ.setdefault("VERSIONGATE_LIBRARY", str(REPO / "build" / "lib" / "libversiongate.so.1"))
