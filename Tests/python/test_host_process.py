@@ -96,15 +96,20 @@ def test_a_fetch_first_check_leaves_the_host_as_it_was(built, tls_server, tmp_pa
     assert len(tls_server.requests("first")) == 1
 
 
-def test_a_stale_check_leaves_the_host_as_it_was_and_the_refresh_lands(built, tls_server, tmp_path):
-    tls_server.document("stale", flat_doc())
-    assert host(built, tmp_path, "1.0.38", source=tls_server.url("stale"))["origin"] == "fresh_fetch"
-    tls_server.document("stale", flat_doc(min_required="1.0.30"))
-    seen = host(built, tmp_path, "1.0.38", source=tls_server.url("stale"), cache_ttl_s="0",
-                stale_while_revalidate_s="600")
+@pytest.mark.parametrize("mode", ["process", "thread"])
+def test_a_stale_check_leaves_the_host_as_it_was_and_the_refresh_lands(built, tls_server, tmp_path, mode):
+    """Before 1.2, "process" started a refresher the host reaped (a
+    SIGCHLD) and "thread" a refresh thread of the host, with libcurl and its
+    sockets; now both are the helper."""
+    name = "stale-" + mode
+    tls_server.document(name, flat_doc())
+    assert host(built, tmp_path, "1.0.38", source=tls_server.url(name))["origin"] == "fresh_fetch"
+    tls_server.document(name, flat_doc(min_required="1.0.30"))
+    seen = host(built, tmp_path, "1.0.38", source=tls_server.url(name), cache_ttl_s="0",
+                stale_while_revalidate_s="600", background_refresh=mode)
     assert (seen["status"], seen["origin"]) == (MANDATORY, "stale_cache"), seen
     assert_host_untouched(seen)
-    assert wait_for(lambda: len(tls_server.requests("stale")) == 2, 10), "no refresh reached the server"
+    assert wait_for(lambda: len(tls_server.requests(name)) == 2, 10), "no refresh reached the server"
 
 
 def slow_helper_library(built, tmp_path, delay_s: float) -> Path:
