@@ -166,6 +166,20 @@ def test_installs_and_checks_in_a_fresh_venv(wheel, tmp_path):
     library, version = out[3].split()
     assert library.startswith(str(venv)) and library.endswith("/" + LIBRARY), library
     assert version == VERSION
+    # A remote check goes through the wheel's own fetch helper, beside its .so
+    # (pip keeps its mode: docs/design.md, "The fetch helper").
+    from remote_helpers import Loopback, flat_doc
+    server = Loopback()
+    try:
+        server.document("wheel", flat_doc())
+        remote = ("import versiongate as vg, sys\n"
+                  "with vg.Client(source=sys.argv[1], session_scope='process') as c, c.check('1.0.38') as r:\n"
+                  "    print(r.status.name, r.origin, r.error_name)\n")
+        env = clean_env(XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"))
+        fetched = sh([venv / "bin" / "python", "-c", remote, server.url("wheel")], outside, env).stdout.split()
+    finally:
+        assert server.stop() == ""
+    assert fetched == ["MANDATORY", "fresh_fetch", "VG_OK"], fetched
 
 
 def backend():
