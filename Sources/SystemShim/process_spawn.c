@@ -13,8 +13,9 @@
  * signal).
  *
  * The children share the caller's memory while its other threads run: they
- * touch only their own stacks and the `launch` record, and call only
- * async-signal-safe functions. Every signal is blocked around the clones,
+ * touch only their own stacks and the `launch` record, and make raw system
+ * calls only, never a libc function a sanitizer's runtime intercepts (its
+ * interceptors would run on the caller's thread state). Every signal is blocked around the clones,
  * so no handler of the caller runs on a child's stack; the program's child
  * resets each disposition to the default before it unblocks them. */
 #define _GNU_SOURCE
@@ -33,6 +34,10 @@
 
 enum { STACK_BYTES = 64 << 10 };
 
+/* glibc's clone under the name ThreadSanitizer does not intercept: its
+ * clone interceptor treats every clone as a fork and breaks on CLONE_VM. */
+extern int __clone(int (*fn)(void *), void *stack, int flags, void *argument, ...);
+
 struct launch {
     const char *path;
     char *const *argv, *const *envp;
@@ -42,7 +47,15 @@ struct launch {
     int error;
 };
 
-/* Every descriptor from 3 up. close_range (Linux 5.9) in one call; before
+/* The kernel's struct sigaction (x86_64 and arm64 alike), with its 64-bit mask. */
+struct kernel_sigaction {
+    void *handler;
+    unsigned long flags;
+    void *restorer;
+    unsigned long mask;
+};
+
+/* Every descriptor from 3 up: close_range (Linux 5.9) in one call; before
  * it, each one below the limit (capped: a limit of millions would take
  * seconds; the caller's descriptors are O_CLOEXEC as ours are). */
 __attribute__((no_sanitize("address", "thread")))
@@ -51,43 +64,49 @@ static void close_from_three(void) {
     if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
 #endif
     struct rlimit limit;
-    long last = getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (long)limit.rlim_cur : 65536;
+    long last = syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+        ? (long)limit.rlim_cur : 65536;
     if (last > 65536) last = 65536;
-    for (long fd = 3; fd < last; fd++) close((int)fd);
+    for (long fd = 3; fd < last; fd++) syscall(SYS_close, fd);
 }
 
 __attribute__((no_sanitize("address", "thread")))
 static int program_main(void *argument) {
     struct launch *launch = argument;
-    struct sigaction standard = {.sa_handler = SIG_DFL};
-    for (int number = 1; number < _NSIG; number++) sigaction(number, &standard, NULL);
-    if ((launch->flags & VG_SPAWN_NEW_SESSION) && setsid() < 0) goto failed;
-    if (launch->flags & VG_SPAWN_LOW_PRIORITY) {
-        setpriority(PRIO_PROCESS, 0, 19);
+    struct kernel_sigaction standard = {0};   /* SIG_DFL */
+    for (long number = 1; number <= 64; number++) syscall(SYS_rt_sigaction, number, &standard, NULL, 8);
+    long failed = 0;
+    if ((launch->flags & VG_SPAWN_NEW_SESSION) && syscall(SYS_setsid) < 0) failed = errno;
+    if (!failed && (launch->flags & VG_SPAWN_LOW_PRIORITY)) {
+        syscall(SYS_setpriority, PRIO_PROCESS, 0, 19);
         struct sched_param idle = {0};
-        sched_setscheduler(0, SCHED_IDLE, &idle);   /* best effort: nice 19 already yields */
+        syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &idle);   /* best effort: nice 19 already yields */
     }
-    /* The caller made every descriptor here 3 or more: no dup2 overwrites another. */
-    if (dup2(launch->in_fd >= 0 ? launch->in_fd : launch->null_fd, 0) < 0
-        || dup2(launch->out_fd >= 0 ? launch->out_fd : launch->null_fd, 1) < 0 || dup2(launch->null_fd, 2) < 0)
-        goto failed;
-    close_from_three();
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    execve(launch->path, launch->argv, launch->envp);
-failed:
-    launch->error = errno ? errno : EINVAL;
-    _exit(127);
+    /* The caller made every descriptor here 3 or more: dup3 never meets its own target. */
+    if (!failed && (syscall(SYS_dup3, launch->in_fd >= 0 ? launch->in_fd : launch->null_fd, 0, 0) < 0
+                    || syscall(SYS_dup3, launch->out_fd >= 0 ? launch->out_fd : launch->null_fd, 1, 0) < 0
+                    || syscall(SYS_dup3, launch->null_fd, 2, 0) < 0))
+        failed = errno;
+    if (!failed) {
+        close_from_three();
+        unsigned long none = 0;
+        syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, 8);
+        syscall(SYS_execve, launch->path, launch->argv, launch->envp);
+        failed = errno;
+    }
+    launch->error = failed ? (int)failed : EINVAL;
+    syscall(SYS_exit, 127);
+    return 127;
 }
 
 __attribute__((no_sanitize("address", "thread")))
 static int intermediate_main(void *argument) {
     struct launch *launch = argument;
-    pid_t pid = clone(program_main, launch->program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, launch);
+    pid_t pid = __clone(program_main, launch->program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, launch);
     if (pid < 0) launch->error = errno;
     else launch->pid = pid;
-    _exit(0);
+    syscall(SYS_exit, 0);
+    return 0;
 }
 
 /* `fd` moved to 3 or more (close-on-exec); -1 for -1 or on failure. */
@@ -123,7 +142,7 @@ int vg_system_spawn(const char *path, char *const argv[], char *const envp[], in
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     if (flags & VG_SPAWN_DETACHED) {
         /* Exit signal 0: the caller is told nothing when the intermediate ends. */
-        pid_t intermediate = clone(intermediate_main, stacks + STACK_BYTES, CLONE_VM | CLONE_VFORK, &launch);
+        pid_t intermediate = __clone(intermediate_main, stacks + STACK_BYTES, CLONE_VM | CLONE_VFORK, &launch);
         if (intermediate < 0) {
             error = errno;
         } else {
@@ -132,7 +151,7 @@ int vg_system_spawn(const char *path, char *const argv[], char *const envp[], in
             while (waitpid(intermediate, &status, __WCLONE) < 0 && errno == EINTR) {}
         }
     } else {
-        pid_t child = clone(program_main, launch.program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, &launch);
+        pid_t child = __clone(program_main, launch.program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, &launch);
         if (child < 0) error = errno;
         else launch.pid = child;
         /* An exec that failed left a child that exited at once: reap it here. */
