@@ -165,12 +165,12 @@ package final class RemoteSource: ConfigSource {
         if let cached, isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
         // Launchers of this source starting together (a login), and threads
         // of one host, share one request: the first to lock fetches, the
-        // others wait for the lock (at most half what their deadline has
-        // left) and then find the cache it wrote. One still held then is a
-        // fetch that outlasts the waiter's deadline too: it fails open
-        // rather than send a second request. A background refresh does not
-        // wait: whoever holds the lock is refreshing already.
-        let wait = mode == .background ? 0 : request.deadline.remainingMilliseconds / 2
+        // others wait for the lock (at most their deadline) and then find the
+        // cache it wrote. One still held then is a fetch that outlasts the
+        // waiter's deadline too: it fails open rather than send a second
+        // request. A background refresh does not wait: whoever holds the
+        // lock is refreshing already.
+        let wait = mode == .background ? 0 : request.deadline.remainingMilliseconds
         let attempt = cacheDirectory.map { directory in
             request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)), until: Deadline(afterMilliseconds: wait))
         }
