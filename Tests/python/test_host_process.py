@@ -162,3 +162,13 @@ def test_a_server_that_never_answers_costs_the_deadline_and_leaves_no_helper(bui
         assert 290 <= seen["elapsed_ms"] <= 330, seen["elapsed_ms"]
         assert helpers_of(lib) == [], "a helper is still running after the check"
     assert_host_untouched(seen)
+
+
+def test_an_app_store_lookup_leaves_the_host_as_it_was(built, tls_server, tmp_path):
+    """The iTunes lookup behind a prompting check's store URL is a request
+    too: the helper sends it (HelperTransport), not the host."""
+    seen = host(built, tmp_path, "1.0.38", source=str(REPO / "examples" / "gate.json"), store="appstore",
+                app_id="com.example.launcher", itunes_endpoint="https://127.0.0.1:%d" % tls_server.port)
+    assert (seen["status"], seen["origin"]) == (MANDATORY, "local_document"), seen
+    assert_host_untouched(seen)
+    assert any("/lookup" in r["path"] for r in tls_server.requests()), "no lookup reached the server"

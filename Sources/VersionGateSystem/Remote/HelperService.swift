@@ -34,6 +34,7 @@ package enum HelperService {
             return failed(GateFailure(.internalError, "the fetch helper speaks protocol \(protocolVersion), "
                                       + "not \(request.value("protocol") ?? "none")"))
         }
+        if request.value("mode") == "http" { return exchange(request) }
         guard let mode = request.value("mode").flatMap(RemoteSource.FetchMode.init(rawValue:)),
               let now = request.value("now").flatMap({ Int64(decimal: $0) }),
               let deadline = request.value("deadline_ms").flatMap({ Int64(decimal: $0) }).flatMap({ Int(exactly: $0) }) else {
@@ -81,6 +82,15 @@ package enum HelperService {
         if let curl = CurlTransport.loadedVersion { log?.add(.debug, "fetched with libcurl \(curl)") }
         for line in log?.recorded ?? [] { answer.add("log", line.level.rawValue + " " + line.message) }
         return answer
+    }
+
+    /// One HTTP exchange for the host (HelperTransport: the App Store lookup).
+    private static func exchange(_ request: HelperMessage) -> HelperMessage {
+        guard let (http, limits) = HelperTransport.request(request) else {
+            return failed(GateFailure(.internalError, "the fetch helper's http request is malformed"))
+        }
+        alarm(UInt32(clamping: limits.timeoutMs / 1000 + 15))
+        return HelperTransport.answer(Result { () throws(TransportError) in try CurlTransport().send(http, limits: limits) })
     }
 
     private static func failed(_ failure: GateFailure) -> HelperMessage {
