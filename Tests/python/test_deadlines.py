@@ -15,6 +15,7 @@ the lookup took 1.7 s of a 1 s deadline.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -82,7 +83,9 @@ def test_a_short_deadline_does_not_wait_out_a_long_one(server, tmp_path, monkeyp
         assert not fetching.is_alive()
         assert within_deadline(elapsed, 100), "waited %.2f s behind the long fetch" % elapsed
         assert result["status"] == "UP_TO_DATE" and result["error"] == ETIMEOUT
-        assert "another check was fetching" in result["error_message"]
+        # Its helper waited for the lock (or, on a slow machine, was still
+        # starting) when the deadline came: either way it names the wait.
+        assert re.search("another check was fetching|the fetch helper was fetching", result["error_message"]), result
         # The long fetch landed: the next short check answers from it.
         after, _ = timed_check(hurried)
         assert after["status"] == "MANDATORY" and after["origin"] == "cache_hit"
