@@ -26,8 +26,9 @@ let package = Package(
         .target(name: "SystemShim"),
         .target(name: "CryptoShim", dependencies: ["DynamicShim"]),
         .target(name: "ExpatShim", dependencies: ["DynamicShim"]),
+        .target(name: "PortalShim", dependencies: ["DynamicShim"]),
         .target(name: "VersionGateCore"),
-        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim", "CryptoShim", "ExpatShim"]),
+        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim", "CryptoShim", "ExpatShim", "PortalShim"]),
         .target(name: "VersionGate", dependencies: ["VersionGateC", "VersionGateCore", "VersionGateSystem"]),
         .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateSystem"]),
         // Benchmark harness (scripts/bench), built with -enable-testing.

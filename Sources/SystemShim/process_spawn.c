@@ -55,19 +55,19 @@ struct kernel_sigaction {
     unsigned long mask;
 };
 
-/* Every descriptor from 3 up: close_range (Linux 5.9) in one call; before
- * it, each one below the limit (capped: a limit of millions would take
- * seconds; the caller's descriptors are O_CLOEXEC as ours are). */
+/* Every descriptor from `first` up: close_range (Linux 5.9) in one call;
+ * before it, each one below the limit (capped: a limit of millions would
+ * take seconds; the caller's descriptors are O_CLOEXEC as ours are). */
 __attribute__((no_sanitize("address", "thread")))
-static void close_from_three(void) {
+static void close_from(int first) {
 #ifdef SYS_close_range
-    if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0U) == 0) return;
 #endif
     struct rlimit limit;
     long last = syscall(SYS_prlimit64, 0, RLIMIT_NOFILE, NULL, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
         ? (long)limit.rlim_cur : 65536;
     if (last > 65536) last = 65536;
-    for (long fd = 3; fd < last; fd++) syscall(SYS_close, fd);
+    for (long fd = first; fd < last; fd++) syscall(SYS_close, fd);
 }
 
 __attribute__((no_sanitize("address", "thread")))
@@ -82,13 +82,20 @@ static int program_main(void *argument) {
         struct sched_param idle = {0};
         syscall(SYS_sched_setscheduler, 0, SCHED_IDLE, &idle);   /* best effort: nice 19 already yields */
     }
-    /* The caller made every descriptor here 3 or more: dup3 never meets its own target. */
+    /* The caller's 0-2 first, before they are replaced; the caller made
+     * every descriptor of ours above them, so no dup3 meets its own target. */
+    int first_free = 3;
+    if (!failed && (launch->flags & VG_SPAWN_PASS_STDIO)) {
+        for (long fd = 0; fd < 3; fd++)
+            if (syscall(SYS_dup3, fd, fd + 3, 0) < 0 && syscall(SYS_dup3, launch->null_fd, fd + 3, 0) < 0) failed = errno;
+        first_free = 6;
+    }
     if (!failed && (syscall(SYS_dup3, launch->in_fd >= 0 ? launch->in_fd : launch->null_fd, 0, 0) < 0
                     || syscall(SYS_dup3, launch->out_fd >= 0 ? launch->out_fd : launch->null_fd, 1, 0) < 0
                     || syscall(SYS_dup3, launch->null_fd, 2, 0) < 0))
         failed = errno;
     if (!failed) {
-        close_from_three();
+        close_from(first_free);
         unsigned long none = 0;
         syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, 8);
         syscall(SYS_execve, launch->path, launch->argv, launch->envp);
@@ -109,9 +116,10 @@ static int intermediate_main(void *argument) {
     return 0;
 }
 
-/* `fd` moved to 3 or more (close-on-exec); -1 for -1 or on failure. */
+/* `fd` moved above the descriptors the child sets up (0-5), close-on-exec;
+ * -1 for -1 or on failure. */
 static int above_stdio(int fd) {
-    return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 6);
 }
 
 int vg_system_spawn(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int flags,

@@ -21,6 +21,7 @@ private let errorTable: [(code: vg_error, kind: GateFailure.Kind?, name: StaticS
     (VG_EOPEN, .openFailed, "VG_EOPEN", "no handler could open the URL"),
     (VG_ESIGNATURE, .signature, "VG_ESIGNATURE", "document signature missing, malformed, untrusted or not matching"),
     (VG_EINSTALLED, .installedVersion, "VG_EINSTALLED", "the installed version could not be read"),
+    (VG_EUPDATE, .update, "VG_EUPDATE", "updating in place failed or is not possible here"),
 ]
 
 extension GateFailure.Kind {

@@ -11,7 +11,11 @@ enum {
      * subreaper), so the caller has nothing to reap and gets no SIGCHLD. */
     VG_SPAWN_DETACHED = 2,
     /* nice 19 and SCHED_IDLE. */
-    VG_SPAWN_LOW_PRIORITY = 4
+    VG_SPAWN_LOW_PRIORITY = 4,
+    /* The caller's descriptors 0, 1 and 2 also reach the program, as its 3,
+     * 4 and 5 (/dev/null for one the caller has closed): the restart into
+     * an updated app hands them on to it. */
+    VG_SPAWN_PASS_STDIO = 8
 };
 
 /* The one way every program is started, by the library (the fetch helper,

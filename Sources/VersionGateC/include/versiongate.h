@@ -84,8 +84,10 @@ typedef enum vg_error {
     VG_EOPEN = -14,    /* no handler could open the URL (xdg-open failed) */
     VG_ESIGNATURE = -15, /* "trusted_keys" set: a document's minisign signature is missing,
                             malformed, by an untrusted key, not matching, or older (rollback) */
-    VG_EINSTALLED = -16  /* the installed version could not be read ("installed_version_from"):
+    VG_EINSTALLED = -16, /* the installed version could not be read ("installed_version_from"):
                             no metainfo, unreadable, not well-formed XML, or no stable release */
+    VG_EUPDATE = -17     /* since 1.2: updating in place, or restarting into the update, failed
+                            or is not possible here (vg_client_update, vg_client_restart) */
 } vg_error;
 
 /* Opaque handles. */
@@ -325,6 +327,14 @@ typedef void (*vg_event_fn)(const char *event_json, void *userdata);
  *                     "store_open_failed"), status, latest, and for
  *                     store_opened / store_open_failed the url (the result's
  *                     store_url)
+ *   update_started    vg_client_update inside a Flatpak, as it begins:
+ *                     status and latest (the result's)
+ *   update_installed  the update installed the new version: from (the
+ *                     checked version), to (the result's latest) and
+ *                     from_commit (the running Flatpak commit, or null)
+ *   update_failed     it did not: outcome (vg_update_outcome's name in
+ *                     lower case without VG_UPDATE_, e.g. "refused",
+ *                     "needs_permissions"), reason (one line) and latest
  *   update_confirmed  the first check, in any process and client, of a
  *                     version newer than one that was prompted for the same
  *                     source and platform: from (the prompted version), to
@@ -551,6 +561,63 @@ void vg_result_free(vg_result *result);
  * VG_ENOMEM. Thread-safe with checks; not with vg_client_set on the same
  * client. */
 int vg_client_get(const vg_client *client, const char *key, char **out);
+
+/* ------------------------------------------------------------------ */
+/* Updating in place: a Flatpak app updates itself (docs/design.md,    */
+/* "Updating in place"). Since 1.2, as above.                          */
+/* ------------------------------------------------------------------ */
+
+/* How vg_client_update ended. Append-only. */
+typedef enum vg_update_outcome {
+    VG_UPDATE_INSTALLED = 0,         /* the new version is installed: vg_client_restart starts it */
+    VG_UPDATE_NOT_FLATPAK = 1,       /* not inside a Flatpak (no /.flatpak-info): open the store */
+    VG_UPDATE_UNAVAILABLE = 2,       /* no way to the portal: no helper, no GIO, no session bus,
+                                        no org.freedesktop.portal.Flatpak, or one older than 2 */
+    VG_UPDATE_REFUSED = 3,           /* the user or the permission store said no (AccessDenied) */
+    VG_UPDATE_NEEDS_PERMISSIONS = 4, /* the new version asks for more sandbox permissions than
+                                        this one has; the portal refuses those (NotSupported) */
+    VG_UPDATE_FAILED = 5,            /* the portal or flatpak failed (its message says how) */
+    VG_UPDATE_CANCELLED = 6,         /* the progress callback returned nonzero */
+    VG_UPDATE_NOTHING_NEW = 7        /* the app's Flatpak remote has nothing newer installed or
+                                        to install */
+} vg_update_outcome;
+
+/* Called while an update runs: operation `op` (from 0) of `n_ops`, and
+ * `percent` (0-100) of that operation done. Return 0 to go on, nonzero to
+ * cancel. On the thread that called vg_client_update. */
+typedef int (*vg_update_progress_fn)(int op, int n_ops, int percent, void *userdata);
+
+/* Updates this app to the newest version in its Flatpak remote, in place,
+ * for a MANDATORY or OPTIONAL `result`: through the portal
+ * org.freedesktop.portal.Flatpak (CreateUpdateMonitor, then Update), asked
+ * by the library's helper process, which reports each Progress back. The
+ * first time, the desktop asks the user whether the app may update itself
+ * (the portal's Access dialog); a "no" is remembered as VG_UPDATE_REFUSED.
+ * Takes as long as the download does (minutes; at most an hour), not
+ * "timeout_ms"; no check waits on it. `progress` (may be NULL) is called
+ * for each step, on this thread. The client's event callback gets
+ * "update_started" before, then "update_installed" or "update_failed" (not
+ * outside a Flatpak, where nothing happens).
+ *  out: receives the outcome, always (VG_UPDATE_FAILED for a bad argument).
+ * Returns VG_OK when the new version is installed; VG_EUPDATE for every
+ * other outcome, with vg_client_last_error saying why in one line;
+ * VG_EINVAL for a NULL out, client or result, or an UP_TO_DATE result;
+ * VG_EFORK in a fork() child. Thread-safe with checks; one update at a
+ * time per app (the portal refuses a second: "Already installing"). */
+int vg_client_update(vg_update_outcome *out, vg_client *client, const vg_result *result,
+                     vg_update_progress_fn progress, void *userdata);
+
+/* Starts the newest installed version of this Flatpak app (the portal's
+ * Spawn with LATEST_VERSION) with `argv` (NULL-terminated; NULL: this
+ * process's own command line, its program as /proc/self/exe names it) in
+ * `cwd` (NULL: the current directory), and this process's descriptors 0-2
+ * as its own. With `exit_status` NULL, returns once it started: the host
+ * then exits. Otherwise waits until it ends and gives its exit status
+ * (128 + N when signal N ended it), as `versiongate exec` does.
+ * Returns VG_OK; VG_EUPDATE (not inside a Flatpak, no helper, the portal
+ * refused; vg_client_last_error says why); VG_EINVAL for a NULL client, an
+ * empty argv or text that is not UTF-8; VG_EFORK in a fork() child. */
+int vg_client_restart(vg_client *client, const char *const *argv, const char *cwd, int *exit_status);
 
 #ifdef __cplusplus
 }

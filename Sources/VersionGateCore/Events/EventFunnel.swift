@@ -27,7 +27,7 @@ package struct EventFunnel: Sendable {
     private mutating func add(event: JSONValue?) {
         guard let event, case .string(let kind)? = event["event"] else { ignored += 1; return }
         switch EventKind(rawValue: kind) {
-        case .decided: return
+        case .decided, .updateStarted, .updateInstalled, .updateFailed: return
         case .updateConfirmed: count(event["from"]) { $0.confirmed += 1 }
         case .outcome:
             guard case .string(let name)? = event["outcome"], let outcome = ReportedOutcome(rawValue: name) else {

@@ -7,6 +7,12 @@ package enum EventKind: String, Sendable {
     case outcome
     /// A version newer than one that was prompted came back: the update took.
     case updateConfirmed = "update_confirmed"
+    /// An update in place began (vg_client_update).
+    case updateStarted = "update_started"
+    /// It installed the new version.
+    case updateInstalled = "update_installed"
+    /// It did not: the outcome and why.
+    case updateFailed = "update_failed"
 }
 
 /// What a host reports of its prompt (vg_client_report), as the `outcome`

@@ -11,6 +11,9 @@ package struct GateFailure: Error, Sendable, Equatable {
         /// The installed version could not be read from where option
         /// `installed_version_from` points (an AppStream file, a version file).
         case installedVersion
+        /// Updating in place, or restarting into the update, failed or is
+        /// not possible here (docs/design.md, "Updating in place").
+        case update
     }
 
     package let kind: Kind

@@ -60,6 +60,13 @@ package enum GateEvents {
         return (EventJSON.text(.outcome, context, members), failure)
     }
 
+    /// An update in place of `result`'s app (vg_client_update): started,
+    /// installed or failed, with `members`.
+    package static func update(_ kind: EventKind, _ result: GateResult, client: GateClient,
+                               _ members: [(String, JSONValue)]) -> String {
+        EventJSON.text(kind, context(result, platform: client.settings.0.platform, client.system), members)
+    }
+
     private static func context(_ result: GateResult, platform: String, _ system: System) -> EventJSON.Context {
         EventJSON.Context(time: system.wallClock(), source: result.source, platform: platform, current: result.current)
     }

@@ -102,7 +102,55 @@ package struct FetchHelper: Sendable {
         start(request, answer: -1, lowPriority: true)
     }
 
-    private func start(_ request: HelperMessage, answer: Int32, lowPriority: Bool) -> Result<pid_t, GateFailure> {
+    /// Runs `request` while the helper answers record by record (an update's
+    /// progress): `onRecord` gets each as it arrives, and returning false
+    /// stops the helper (its process group is killed). Waits until the
+    /// helper ends or `deadline` passes (nil: no limit). With `passingStdio`
+    /// the host's descriptors 0-2 reach the helper as its 3-5. True when the
+    /// helper ended by itself, false when `onRecord` stopped it.
+    package func converse(_ request: HelperMessage, passingStdio: Bool, until deadline: Deadline?,
+                          onRecord: (HelperMessage.Record) -> Bool) -> Result<Bool, GateFailure> {
+        var answerPipe: [Int32] = [-1, -1]
+        guard vg_system_pipe(&answerPipe, O_CLOEXEC) == 0 else { return .failure(failure("no pipe", errno: systemErrno)) }
+        defer { close(answerPipe[0]) }
+        let started = start(request, answer: answerPipe[1], lowPriority: false, passingStdio: passingStdio)
+        close(answerPipe[1])
+        let pid: pid_t
+        switch started {
+        case .failure(let failure): return .failure(failure)
+        case .success(let child): pid = child
+        }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            var ready = pollfd(fd: answerPipe[0], events: Int16(POLLIN), revents: 0)
+            let waited = poll(&ready, 1, deadline.map { Int32(clamping: $0.remainingMilliseconds) } ?? -1)
+            if waited < 0 && systemErrno == EINTR { continue }
+            guard waited > 0 else {
+                kill(-pid, SIGKILL)
+                return .failure(GateFailure(.timeout, "the helper (pid \(pid)) did not finish in time; killed"))
+            }
+            let count = chunk.withUnsafeMutableBytes { read(answerPipe[0], $0.baseAddress, $0.count) }
+            if count < 0 && (systemErrno == EINTR || systemErrno == EAGAIN) { continue }
+            guard count > 0 else { return .success(true) }
+            pending += chunk[..<count]
+            while let end = pending.firstIndex(of: 0) {
+                let record = HelperMessage.decode(Array(pending[...end]))?.records.first
+                pending.removeSubrange(...end)
+                if let record, !onRecord(record) {
+                    kill(-pid, SIGKILL)
+                    return .success(false)
+                }
+            }
+            guard pending.count <= HelperMessage.maxBytes else {
+                kill(-pid, SIGKILL)
+                return .failure(GateFailure(.internalError, "the helper sent a record over \(HelperMessage.maxBytes) bytes"))
+            }
+        }
+    }
+
+    private func start(_ request: HelperMessage, answer: Int32, lowPriority: Bool,
+                       passingStdio: Bool = false) -> Result<pid_t, GateFailure> {
         var requestPipe: [Int32] = [-1, -1]
         guard vg_system_pipe(&requestPipe, O_CLOEXEC | O_NONBLOCK) == 0 else {
             return .failure(failure("no pipe", errno: systemErrno))
@@ -123,6 +171,7 @@ package struct FetchHelper: Sendable {
         guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }
         var pid: pid_t = 0
         let flags = VG_SPAWN_NEW_SESSION | VG_SPAWN_DETACHED | (lowPriority ? VG_SPAWN_LOW_PRIORITY : 0)
+            | (passingStdio ? VG_SPAWN_PASS_STDIO : 0)
         let error = vg_system_spawn(path, argv, vg_system_environ(), requestPipe[0], answer, Int32(flags), &pid)
         guard error == 0 else { return .failure(failure("cannot start \(path)", errno: error)) }
         return .success(pid)

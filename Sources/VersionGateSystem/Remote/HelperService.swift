@@ -14,19 +14,28 @@ package enum HelperService {
     package static func serve(input: Int32, output: Int32) -> Int32 {
         let answer: HelperMessage
         if let bytes = readAll(input), let request = HelperMessage.decode(bytes) {
-            answer = self.answer(request)
+            switch request.value("protocol") == protocolVersion ? request.value("mode") : nil {
+            case "update": answer = UpdateService.update(request, output: output)
+            case "restart": answer = UpdateService.restart(request)
+            default: answer = self.answer(request)
+            }
         } else {
             answer = failed(GateFailure(.internalError, "the fetch helper could not read its request"))
         }
-        let bytes = answer.encoded()
+        return send(answer.encoded(), to: output) ? 0 : 1
+    }
+
+    /// Writes all of `bytes`; false when the host stopped listening (its deadline).
+    @discardableResult
+    static func send(_ bytes: [UInt8], to output: Int32) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
             if n < 0 && systemErrno == EINTR { continue }
-            guard n > 0 else { return 1 }   // the host stopped listening (its deadline)
+            guard n > 0 else { return false }
             sent += n
         }
-        return 0
+        return true
     }
 
     package static func answer(_ request: HelperMessage) -> HelperMessage {

@@ -1,0 +1,43 @@
+/* The Flatpak portal (org.freedesktop.portal.Flatpak) through GIO's GDBus,
+ * loaded at run time (docs/design.md, "Updating in place"). Only the fetch
+ * helper calls these, in its own single-threaded process: the host never
+ * loads GIO. Internal: no vg_ symbol is exported from here. */
+#ifndef VG_PORTAL_SHIM_H
+#define VG_PORTAL_SHIM_H
+
+#include <stddef.h>
+
+/* How an update ended; the same numbers as the header's vg_update_outcome. */
+enum {
+    VGP_INSTALLED = 0,
+    VGP_NOT_POSSIBLE = 1,
+    VGP_REFUSED = 2,
+    VGP_NEEDS_PERMISSIONS = 3,
+    VGP_FAILED = 4,
+    VGP_NOTHING_NEW = 6
+};
+
+typedef struct vgp_outcome {
+    int kind;            /* VGP_* */
+    char message[512];   /* why, for every kind but VGP_INSTALLED */
+    char error_name[128];/* the portal's D-Bus error name, when it gave one */
+} vgp_outcome;
+
+/* Called for each Progress signal while the update runs: operation `op`
+ * (from 0) of `n_ops`, `percent` of it done. */
+typedef void (*vgp_progress_fn)(unsigned op, unsigned n_ops, unsigned percent, void *context);
+
+/* Creates an update monitor on the session bus, calls Update and reports
+ * each Progress until the portal says done, nothing to do or failed, or
+ * `max_seconds` pass. The outcome is always written. */
+void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress, void *context);
+
+/* Starts the newest installed version of this app (Spawn, flag
+ * LATEST_VERSION) with `argv` in `cwd`, the descriptors `fds` as its 0, 1
+ * and 2. With `exit_status` non-NULL, waits for it to end (SpawnExited) and
+ * gives its exit status (128 + the signal that ended it). 0, or -1 with
+ * `message` saying why. */
+int vgp_spawn_latest(const char *cwd, char *const argv[], const int fds[3], int *exit_status,
+                     char *message, size_t message_size);
+
+#endif

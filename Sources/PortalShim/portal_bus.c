@@ -1,0 +1,40 @@
+/* The session bus for the portal shim; see portal_bus.h. */
+#include "portal_bus.h"
+
+#include <stdio.h>
+
+GDBusConnection *vgp_session_bus(const struct vgp_gio **gio, char *why, size_t why_size) {
+    const struct vgp_gio *g = vgp_gio_load(why, why_size);
+    *gio = g;
+    if (!g) return NULL;
+    GError *error = NULL;
+    GDBusConnection *bus = g->bus_get_sync(VGP_G_BUS_TYPE_SESSION, NULL, &error);
+    if (!bus) {
+        char name[128], message[384];
+        vgp_take_error(g, error, name, sizeof name, message, sizeof message);
+        snprintf(why, why_size, "no session bus: %s", message);
+        return NULL;
+    }
+    /* GDBus raises SIGTERM when the bus goes away; the helper reports it instead. */
+    g->connection_set_exit_on_close(bus, 0);
+    return bus;
+}
+
+void vgp_take_error(const struct vgp_gio *g, GError *error, char *name, size_t name_size, char *message,
+                    size_t message_size) {
+    if (!error) {
+        snprintf(name, name_size, "%s", "");
+        snprintf(message, message_size, "%s", "unknown error");
+        return;
+    }
+    char *remote = g->error_get_remote_error(error);
+    snprintf(name, name_size, "%s", remote ? remote : "");
+    g->free(remote);
+    g->error_strip_remote_error(error);
+    snprintf(message, message_size, "%s", error->message ? error->message : "unknown error");
+    g->error_free(error);
+}
+
+GVariant *vgp_empty_options(const struct vgp_gio *g) {
+    return g->variant_new_array("{sv}", NULL, 0);
+}

@@ -1,0 +1,153 @@
+import VersionGateCore
+import SystemShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Updating a Flatpak app in place, the host's side (docs/design.md,
+/// "Updating in place"): the helper talks to the portal and streams its
+/// progress back; the host never loads GIO nor holds the bus.
+package enum InPlaceUpdate {
+    /// What every Flatpak sandbox has, and nothing else does.
+    package static let flatpakInfo = "/.flatpak-info"
+    /// The longest an update may run before the helper gives up on it.
+    package static let maxSeconds = 3600
+
+    package struct Progress: Sendable, Equatable {
+        /// Operation `op` (from 0) of `count`, `percent` of it done.
+        package let op: Int, count: Int, percent: Int
+
+        package init(op: Int, count: Int, percent: Int) { (self.op, self.count, self.percent) = (op, count, percent) }
+
+        /// "op count percent", as the helper sends it.
+        init?(record: String) {
+            let numbers = record.split(separator: " ").compactMap { Int64(decimal: String($0)).flatMap { Int(exactly: $0) } }
+            guard numbers.count == 3 else { return nil }
+            self.init(op: numbers[0], count: numbers[1], percent: numbers[2])
+        }
+
+        var record: String { "\(op) \(count) \(percent)" }
+    }
+
+    package struct Report: Sendable {
+        package let outcome: UpdateOutcome
+        /// Why, for every outcome but `installed`.
+        package let message: String
+
+        package init(_ outcome: UpdateOutcome, _ message: String) { (self.outcome, self.message) = (outcome, message) }
+    }
+
+    package static var isFlatpak: Bool {
+        var info = stat()
+        return stat(flatpakInfo, &info) == 0 && vg_system_is_regular(info.st_mode) != 0
+    }
+
+    /// The commit this sandbox runs (`app-commit` in /.flatpak-info), if known.
+    package static var runningCommit: String? {
+        guard let bytes = readSmall(flatpakInfo) else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("app-commit=") {
+            return String(line.dropFirst("app-commit=".count))
+        }
+        return nil
+    }
+
+    /// Updates this app through the helper. `onProgress` is called on this
+    /// thread for each step; returning false cancels (the helper ends, and
+    /// with its bus connection the portal's update).
+    package static func run(onProgress: (Progress) -> Bool) -> Report {
+        guard isFlatpak else {
+            return Report(.notFlatpak, "not inside a Flatpak (\(flatpakInfo) is missing): update from the store")
+        }
+        let helper: FetchHelper
+        switch FetchHelper.located {
+        case .failure(let failure): return Report(.unavailable, failure.message)
+        case .success(let found): helper = found
+        }
+        var request = HelperMessage()
+        request.add("protocol", HelperService.protocolVersion)
+        request.add("mode", "update")
+        request.add("max_seconds", "\(maxSeconds)")
+        var answer = HelperMessage()
+        let ran = helper.converse(request, passingStdio: false, until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {
+            if $0.name == "progress", let progress = Progress(record: $0.value) { return onProgress(progress) }
+            answer.add($0.name, $0.value)
+            return true
+        }
+        switch ran {
+        case .failure(let failure): return Report(.failed, failure.message)
+        case .success(false): return Report(.cancelled, "cancelled by the host")
+        case .success(true):
+            guard let outcome = answer.value("outcome").flatMap(UpdateOutcome.init(name:)) else {
+                return Report(.failed, "the helper \(helper.path) ended without an outcome (did it die?)")
+            }
+            return Report(outcome, answer.value("message") ?? "")
+        }
+    }
+
+    /// Starts the newest installed version of this app with `arguments` in
+    /// `directory`, with this process's descriptors 0-2. With `wait`, waits
+    /// for it to end and gives its exit status; else nil once it started.
+    package static func restart(arguments: [String], directory: String, wait: Bool) -> Result<Int32?, GateFailure> {
+        guard isFlatpak else { return .failure(GateFailure(.update, "not inside a Flatpak: nothing to restart into")) }
+        guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
+        let helper: FetchHelper
+        switch FetchHelper.located {
+        case .failure(let failure): return .failure(GateFailure(.update, failure.message))
+        case .success(let found): helper = found
+        }
+        var request = HelperMessage()
+        request.add("protocol", HelperService.protocolVersion)
+        request.add("mode", "restart")
+        request.add("cwd", directory)
+        if wait { request.add("wait", "1") }
+        for argument in arguments { request.add("arg", argument) }
+        var answer = HelperMessage()
+        let ran = helper.converse(request, passingStdio: true, until: nil) {
+            answer.add($0.name, $0.value)
+            return true
+        }
+        if case .failure(let failure) = ran { return .failure(GateFailure(.update, failure.message)) }
+        switch answer.value("outcome") {
+        case "started": return .success(nil)
+        case "exited": return .success(answer.value("status").flatMap { Int64(decimal: $0) }.map { Int32(clamping: $0) } ?? 1)
+        default:
+            return .failure(GateFailure(.update, answer.value("message")
+                                        ?? "the helper \(helper.path) ended without an answer (did it die?)"))
+        }
+    }
+
+    /// This process's own command line, with the program as its full path
+    /// (/proc/self/exe): what a restart runs when the host gives none.
+    package static var ownArguments: [String]? {
+        guard let bytes = readSmall("/proc/self/cmdline"), let executable = realpath("/proc/self/exe", nil) else { return nil }
+        defer { free(executable) }
+        var arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if arguments.last == "" { arguments.removeLast() }
+        guard !arguments.isEmpty else { return nil }
+        arguments[0] = String(cString: executable)
+        return arguments
+    }
+
+    package static var currentDirectory: String? {
+        guard let directory = getcwd(nil, 0) else { return nil }
+        defer { free(directory) }
+        return String(validatingCString: directory)
+    }
+
+    /// A small file the kernel or bubblewrap made (their sizes read as 0,
+    /// so it is read to its end), at most 1 MiB.
+    private static func readSmall(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 20 {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && systemErrno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? bytes : nil }
+            bytes += chunk[..<count]
+        }
+        return nil
+    }
+}
