@@ -13,6 +13,7 @@
  *   refresh.c refresh: the cache brought up to date (vg_client_refresh)
  *   explain.c explain
  *   exec.c    exec: the check, the prompt, then execv COMMAND (or exit 20)
+ *   update.c  Update inside a Flatpak: in place, with progress, then restart
  *   events.c  --events FILE: the client's events appended as JSON lines
  *   prompt.c  where the prompt goes (--dialog auto) and the terminal prompt
  *   dialog.c  zenity, kdialog and notify-send argument vectors
@@ -23,6 +24,7 @@
 #define VERSIONGATE_CLI_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <versiongate.h>
 
 /* Exit codes (docs/design.md, "The command"). */
@@ -185,5 +187,22 @@ char *vgcli_find_program(const char *name);
  * no other descriptor, default signal handling; waits for it. Returns its
  * exit status (0-255), or -1 when it could not be run or was killed. */
 int vgcli_run(char *const argv[], char *out, size_t out_size);
+/* Starts argv[0] (a full path) as vgcli_run does, but with stdin on a pipe
+ * whose write end goes to *in_fd, and returns at once: 0, or -1 when it
+ * could not be started. The caller closes *in_fd, then vgcli_reap(*pid). */
+int vgcli_start_fed(char *const argv[], int *in_fd, pid_t *pid);
+void vgcli_reap(pid_t pid);
+
+/* ---- update.c ---- */
+
+/* Update, chosen in exec's prompt shown at `place`: inside a Flatpak, the
+ * app is updated in place with the progress shown there, then `command`
+ * runs as the new version, in this process's place (its exit status into
+ * *status: 1 is returned). When that is not possible or fails, the reason is said in one
+ * line (not outside a Flatpak, where the store is simply the way) and 0 is
+ * returned: the caller opens the store. -1: installed, but the new version
+ * could not be started (said). */
+int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_place place, char **command,
+                          int *status);
 
 #endif

@@ -58,13 +58,27 @@ static const char *outcome_of(vgcli_answer answer) {
     return NULL;
 }
 
-/* "shown", then what the user chose, then the store. */
-static void answered(vg_client *client, const vg_result *result, const vgcli_prompt *prompt, vgcli_answer answer) {
+/* What follows the prompt. */
+typedef enum after_prompt {
+    CARRY_ON,     /* COMMAND starts, unless MANDATORY */
+    RESTARTED,    /* the updated app ran in our place: exit with its status */
+    UPDATED       /* installed, but not started: MANDATORY still blocks the old COMMAND */
+} after_prompt;
+
+/* "shown", then what the user chose, then the update: in place inside a
+ * Flatpak, else (or when that fails) the store. */
+static after_prompt answered(vg_client *client, const vg_result *result, const vgcli_prompt *prompt,
+                             vgcli_answer answer, vgcli_place place, char **command, int *status) {
     const char *outcome = outcome_of(answer);
-    if (!outcome) return;
+    if (!outcome) return CARRY_ON;
     report(client, result, "shown");
     report(client, result, outcome);
-    if (answer == VGCLI_UPDATE) open_store(client, result, prompt->url);
+    if (answer != VGCLI_UPDATE) return CARRY_ON;
+    int updated = vgcli_update_in_place(client, result, place, command, status);
+    if (updated > 0) return RESTARTED;
+    if (updated < 0) return UPDATED;
+    open_store(client, result, prompt->url);
+    return CARRY_ON;
 }
 
 /* MANDATORY: the blocking prompt; COMMAND never starts. */
@@ -78,18 +92,22 @@ static int blocked(vg_client *client, const vg_result *result, const vgcli_promp
                 : place == VGCLI_PLACE_NONE ? "--dialog none" : vgcli_place_name(place));
         if (place != VGCLI_PLACE_NONE) vgcli_notify(prompt);
     }
-    answered(client, result, prompt, answer);
+    int status = 0;
+    if (answered(client, result, prompt, answer, place, args->command, &status) == RESTARTED) return status;
     fprintf(stderr, "versiongate: %s not started: %s (%s)\n", args->command[0], vg_result_get(result, "reason"),
             vg_result_rule(result));
     return VGCLI_EXIT_MANDATORY;
 }
 
-/* OPTIONAL, when the library says to prompt now. */
-static void offer(vg_client *client, const vg_result *result, const vgcli_prompt *prompt, vgcli_place place) {
+/* OPTIONAL, when the library says to prompt now: -1 to start COMMAND,
+ * else the exit status of the updated app that ran in its place. */
+static int offer(vg_client *client, const vg_result *result, const vgcli_prompt *prompt, vgcli_place place,
+                 char **command) {
     vgcli_answer answer = vgcli_show(place, prompt);
     if (answer == VGCLI_NOT_SHOWN && place != VGCLI_PLACE_NONE && vgcli_notify(prompt) != 0)
         vgcli_stderr_prompt(prompt);
-    answered(client, result, prompt, answer);
+    int status = 0;
+    return answered(client, result, prompt, answer, place, command, &status) == RESTARTED ? status : -1;
 }
 
 int vgcli_exec(const vgcli_args *args) {
@@ -123,7 +141,7 @@ int vgcli_exec(const vgcli_args *args) {
     if (status == VG_STATUS_MANDATORY)
         code = blocked(client, result, &prompt, (vgcli_place)vgcli_place_for(mode, 1), args);
     else if (status == VG_STATUS_OPTIONAL && vg_result_should_prompt(result))
-        offer(client, result, &prompt, (vgcli_place)vgcli_place_for(mode, 0));
+        code = offer(client, result, &prompt, (vgcli_place)vgcli_place_for(mode, 0), args->command);
     vg_result_free(result);
     vg_client_free(client);
     return code >= 0 ? code : vgcli_exec_command(args->command);

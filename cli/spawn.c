@@ -120,3 +120,22 @@ int vgcli_run(char *const argv[], char *out, size_t out_size) {
     sigaction(SIGCHLD, &saved_child, NULL);
     return result;
 }
+
+int vgcli_start_fed(char *const argv[], int *in_fd, pid_t *pid) {
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return -1;
+    char **environment = dialog_environment();
+    int spawned = vg_system_spawn(argv[0], argv, environment ? environment : environ, pipe_fds[0], -1, 0, pid);
+    free(environment);
+    close(pipe_fds[0]);
+    if (spawned != 0) {
+        close(pipe_fds[1]);
+        return -1;
+    }
+    *in_fd = pipe_fds[1];
+    return 0;
+}
+
+void vgcli_reap(pid_t pid) {
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+}

@@ -1,0 +1,127 @@
+"""Update in place (docs/design.md, "Updating in place"), end to end on this
+machine: app v1 runs under `flatpak run`, its gate says MANDATORY, and Update
+in `versiongate exec --dialog terminal` (driven through a pty) installs v2
+through the real flatpak-portal and starts COMMAND as v2. Every way it can
+fail falls back to the store link, with the reason in one line, and
+MANDATORY still blocks. The library's own operation is driven from C
+(Tests/flatpak/update_probe.c) with its progress callback."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from cli_helpers import CLI
+from flatpak_world import APP_ID, World, run_on_terminal
+
+pytestmark = pytest.mark.skipif(shutil.which("flatpak") is None or not os.path.exists("/usr/libexec/flatpak-portal"),
+                                reason="flatpak and flatpak-portal are installed by scripts/setup")
+
+STORE = "appstream:%s" % APP_ID
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    w = World(tmp_path_factory.mktemp("flatpak"))
+    try:
+        w.build()
+        yield w
+    finally:
+        w.close()
+
+
+def events(world) -> list[dict]:
+    return [json.loads(line) for line in world.take("events.jsonl").splitlines()]
+
+
+def assert_blocked_with_store(world, output, status, reason):
+    """The store opened instead, the reason said once, COMMAND not started."""
+    assert status == 20, output
+    assert "cannot update in place: %s" % reason in output, output
+    assert output.count("cannot update in place") == 1, output
+    assert world.take("opened.log").split() == [STORE], output
+    assert world.take("demo.log") == "", output
+    assert world.installed_subject() == "v1.0"
+
+
+def test_no_portal_on_the_bus_falls_back_to_the_store(world):
+    world.stop_portal()
+    world.install_v1()
+    world.publish("2.0")
+    output, status = world.run_app()
+    assert_blocked_with_store(world, output, status, "no Flatpak portal (org.freedesktop.portal.Flatpak)")
+    failed = [e for e in events(world) if e["event"] == "update_failed"]
+    assert [e["outcome"] for e in failed] == ["unavailable"]
+
+
+def test_refused_permission_falls_back_to_the_store(world):
+    world.start_portal()
+    world.install_v1()
+    world.allow_updates(False)
+    output, status = world.run_app()
+    assert_blocked_with_store(world, output, status, "the update was refused: Application update not allowed")
+    kinds = [e["event"] for e in events(world)]
+    assert kinds.index("update_started") < kinds.index("update_failed"), kinds
+
+
+def test_new_permissions_fall_back_to_the_store(world):
+    world.start_portal()
+    world.install_v1()
+    world.allow_updates(True)
+    world.publish("2.0", finish_args=["--share=network"])
+    output, status = world.run_app()
+    assert_blocked_with_store(world, output, status, "the new version needs new permissions")
+    assert [e["outcome"] for e in events(world) if e["event"] == "update_failed"] == ["needs_permissions"]
+
+
+def test_the_library_updates_with_progress_from_c(world):
+    world.start_portal()
+    world.install_v1()
+    world.allow_updates(True)
+    world.publish("2.0")
+    done = world.run_probe("/app/share/gate.json", "1.0")
+    lines = done.stdout.splitlines()
+    assert "STATUS 2" in lines, done.stdout + done.stderr
+    assert "OUTCOME 0 CODE 0 REASON " in lines, done.stdout + done.stderr
+    steps = [tuple(map(int, line.split()[1:])) for line in lines if line.startswith("PROGRESS ")]
+    assert steps and all(0 <= op < max(n, 1) and 0 <= pct <= 100 for op, n, pct in steps), steps
+    seen = [json.loads(line[6:]) for line in lines if line.startswith("EVENT ")]
+    installed = [e for e in seen if e["event"] == "update_installed"]
+    assert [e["event"] for e in seen if e["event"].startswith("update_")] == ["update_started", "update_installed"]
+    assert installed[0]["from"] == "1.0" and installed[0]["to"] == "2.0"
+    assert installed[0]["from_commit"] == world.commits["1.0"]
+    assert world.installed_subject() == "v2.0"
+
+
+def test_update_installs_v2_and_starts_command_as_v2(world):
+    world.start_portal()
+    world.install_v1()
+    world.allow_updates(True)
+    output, status = world.run_app("--flag", "two words")
+    assert "Updating:" in output and "100%" in output, output
+    assert "DEMO VERSION=2.0 args=--flag two words" in output, output
+    assert status == 0, output
+    assert world.installed_subject() == "v2.0"
+    assert world.take("demo.log").split() == ["2.0"]
+    assert world.take("opened.log") == ""
+    kinds = [e["event"] for e in events(world)]
+    assert kinds[-2:] == ["update_started", "update_installed"], kinds
+
+
+def test_outside_flatpak_update_opens_the_store_and_says_nothing_more(tmp_path):
+    gate = tmp_path / "gate.json"
+    gate.write_text('{"min_required_version_linux": "2.0"}')
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "xdg-open").write_text('#!/bin/sh\necho "$*" >> %s/opened.log\n' % tmp_path)
+    (fake / "xdg-open").chmod(0o755)
+    env = {"PATH": "%s:/usr/bin:/bin" % fake, "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    output, status = run_on_terminal([CLI, "exec", "--dialog", "terminal", "--source", gate, "--version", "1.0",
+                                      "--store", "flathub", "--app-id", APP_ID, "--", "/bin/echo", "STARTED"],
+                                     env, b"\n", 60)
+    assert status == 20, output
+    assert "STARTED" not in output and "cannot update in place" not in output, output
+    assert (tmp_path / "opened.log").read_text().split() == [STORE]

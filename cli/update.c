@@ -1,0 +1,93 @@
+/* Update, chosen in exec's prompt (docs/design.md, "Updating in place").
+ * The library does the update (vg_client_update) and the restart
+ * (vg_client_restart); this shows the progress where the prompt was: a
+ * line on the terminal, zenity's progress dialog, or lines on stderr. */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct progress_view {
+    vgcli_place place;
+    int dialog_in;   /* zenity --progress's stdin, or -1 */
+    pid_t dialog;
+    int last;        /* the last percentage shown, or -1 */
+} progress_view;
+
+/* The whole update's percentage: each operation an equal share. */
+static int overall_percent(int op, int n_ops, int percent) {
+    if (n_ops <= 0) return percent;
+    if (op >= n_ops) op = n_ops - 1;
+    return (op * 100 + percent) / n_ops;
+}
+
+static int show_progress(int op, int n_ops, int percent, void *userdata) {
+    progress_view *view = userdata;
+    int overall = overall_percent(op, n_ops, percent);
+    if (overall == view->last) return 0;
+    view->last = overall;
+    if (view->dialog_in >= 0) {
+        /* zenity reads a percentage, and "# text" for its label; a dialog
+         * closed early is EPIPE here (SIGPIPE is ignored meanwhile). */
+        dprintf(view->dialog_in, "%d\n# Step %d of %d: %d%%\n", overall, op + 1, n_ops > 0 ? n_ops : 1, percent);
+    } else if (view->place == VGCLI_PLACE_TERMINAL) {
+        printf("\rUpdating: %3d%% (step %d of %d)", overall, op + 1, n_ops > 0 ? n_ops : 1);
+        fflush(stdout);
+    } else {
+        fprintf(stderr, "versiongate: updating: %d%%\n", overall);
+    }
+    return 0;
+}
+
+static void open_dialog(progress_view *view, const vg_result *result) {
+    char *program = view->place == VGCLI_PLACE_ZENITY ? vgcli_find_program("zenity") : NULL;
+    if (!program) return;
+    char *title = NULL;
+    if (asprintf(&title, "--title=%s", vg_result_title(result) ? vg_result_title(result) : "Update") < 0) title = NULL;
+    char *argv[] = {program, "--progress", "--auto-close", "--no-cancel", "--width=420",
+                    title ? title : "--title=Update", "--text=Updating", NULL};
+    if (vgcli_start_fed(argv, &view->dialog_in, &view->dialog) != 0) view->dialog_in = -1;
+    free(title);
+    free(program);
+}
+
+static void close_dialog(progress_view *view) {
+    if (view->dialog_in < 0) return;
+    close(view->dialog_in);   /* EOF: zenity closes (--auto-close at 100, else at EOF) */
+    vgcli_reap(view->dialog);
+    view->dialog_in = -1;
+}
+
+int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_place place, char **command,
+                          int *status) {
+    progress_view view = {.place = place, .dialog_in = -1, .last = -1};
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, saved;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, &saved);
+    open_dialog(&view, result);
+    vg_update_outcome outcome;
+    int code = vg_client_update(&outcome, client, result, show_progress, &view);
+    if (code == VG_OK) show_progress(0, 1, 100, &view);
+    close_dialog(&view);
+    sigaction(SIGPIPE, &saved, NULL);
+    if (place == VGCLI_PLACE_TERMINAL && view.last >= 0) printf("\n");
+    fflush(stdout);
+    if (code != VG_OK) {
+        /* Outside a Flatpak the store is the way, as always: nothing to say. */
+        if (outcome != VG_UPDATE_NOT_FLATPAK) {
+            const char *why = vg_client_last_error(client);
+            vgcli_warn("cannot update in place: %s; opening the store instead", why ? why : vg_strerror(code));
+        }
+        return 0;
+    }
+    fprintf(stderr, "versiongate: updated; starting the new version\n");
+    if (vg_client_restart(client, (const char *const *)command, NULL, status) == VG_OK) return 1;
+    const char *why = vg_client_last_error(client);
+    vgcli_warn("the update is installed, but the new version could not be started: %s; start the app again",
+               why ? why : "unknown error");
+    return -1;
+}
