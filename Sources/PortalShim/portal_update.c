@@ -103,7 +103,7 @@ static int create_monitor(const struct vgp_gio *g, GDBusConnection *bus, char *p
         char message[384];
         vgp_take_error(g, error, out->error_name, sizeof out->error_name, message, sizeof message);
         snprintf(out->message, sizeof out->message, "the portal made no update monitor: %s", message);
-        out->kind = VGP_NOT_POSSIBLE;
+        out->kind = VGP_UNAVAILABLE;
         return 0;
     }
     GVariant *object = g->variant_get_child_value(reply, 0);
@@ -149,7 +149,7 @@ void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress
     const struct vgp_gio *g;
     GDBusConnection *bus = vgp_session_bus(&g, why, sizeof why);
     if (!bus) {
-        set(out, VGP_NOT_POSSIBLE, why);
+        set(out, VGP_UNAVAILABLE, why);
         return;
     }
     unsigned version = portal_version(g, bus, out->error_name, sizeof out->error_name, why, sizeof why);
@@ -157,7 +157,7 @@ void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress
         char message[512];
         if (version == 0) snprintf(message, sizeof message, "no Flatpak portal (%s) on the session bus: %s", VGP_PORTAL, why);
         else snprintf(message, sizeof message, "the Flatpak portal is version %u; updating needs 2 (flatpak 1.5)", version);
-        set(out, VGP_NOT_POSSIBLE, message);
+        set(out, VGP_UNAVAILABLE, message);
         return;
     }
     char monitor[256];

@@ -50,7 +50,7 @@ SERVICES = {
 
 LAUNCHER = """#!/bin/sh
 exec /app/bin/versiongate exec --dialog terminal --source /app/share/gate.json --version {version} \\
-    --store flathub --app-id {app} --events "$XDG_DATA_HOME/events.jsonl" -- /app/bin/demo "$@"
+    --set store=flathub --set app_id={app} --events "$XDG_DATA_HOME/events.jsonl" -- /app/bin/demo "$@"
 """
 DEMO = """#!/bin/sh
 echo "DEMO VERSION={version} args=$*"
@@ -106,10 +106,13 @@ class World:
         self.env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": str(self.home),
             "XDG_RUNTIME_DIR": str(self.run_dir), "LANG": "C.UTF-8",
+            # Where flatpak wants its exports, so it does not print a note about them.
+            "XDG_DATA_DIRS": "%s/.local/share/flatpak/exports/share:/var/lib/flatpak/exports/share:/usr/share" % self.home,
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=%s/bus" % self.run_dir,
         }
         self.data = self.home / ".var" / "app" / APP_ID / "data"
         self.commits: dict[str, str] = {}
+        self.builds = 0
 
     # ---------------------------------------------------------------- build
 
@@ -148,7 +151,8 @@ class World:
 
     def publish(self, version: str, finish_args=()):
         """Builds the app at `version` and makes it the repo's newest."""
-        build = self.root / "build" / ("app-%s-%d" % (version, len(self.commits)))
+        self.builds += 1
+        build = self.root / "build" / ("app-%s-%d" % (version, self.builds))
         run(["flatpak", "build-init", build, APP_ID, RUNTIME_ID, RUNTIME_ID, "1"], self.env)
         files = build / "files"
         for d in ("bin", "lib/versiongate", "share"):

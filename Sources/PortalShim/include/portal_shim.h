@@ -10,11 +10,11 @@
 /* How an update ended; the same numbers as the header's vg_update_outcome. */
 enum {
     VGP_INSTALLED = 0,
-    VGP_NOT_POSSIBLE = 1,
-    VGP_REFUSED = 2,
-    VGP_NEEDS_PERMISSIONS = 3,
-    VGP_FAILED = 4,
-    VGP_NOTHING_NEW = 6
+    VGP_UNAVAILABLE = 2,
+    VGP_REFUSED = 3,
+    VGP_NEEDS_PERMISSIONS = 4,
+    VGP_FAILED = 5,
+    VGP_NOTHING_NEW = 7
 };
 
 typedef struct vgp_outcome {
