@@ -23,7 +23,7 @@ def header_functions():
 
 def test_every_header_function_is_declared_once_with_types():
     names = header_functions()
-    assert len(names) == 39, names
+    assert len(names) == 41, names
     assert list(vg.SYMBOLS) == names
     for name in names:
         func = getattr(vg, name)
@@ -47,6 +47,7 @@ def header_enum(name):
 def test_codes_and_statuses_match_header():
     assert header_enum("vg_error") == {"VG_" + e.name: e.value for e in vg.Error}
     assert header_enum("vg_status") == {"VG_STATUS_" + s.name: s.value for s in vg.Status}
+    assert header_enum("vg_update_outcome") == {"VG_UPDATE_" + o.name: o.value for o in vg.UpdateOutcome}
 
 
 def test_signature_code_is_pinned():
@@ -54,6 +55,8 @@ def test_signature_code_is_pinned():
     assert vg.Error.ESIGNATURE == -15 and vg.Error.EOPEN == -14
     # Appended for the installed version read from the system (#25).
     assert vg.Error.EINSTALLED == -16
+    # Appended for the update in place (#34).
+    assert vg.Error.EUPDATE == -17
 
 
 def test_library_version_matches_header():
@@ -140,7 +143,7 @@ def test_strerror_text_for_every_code():
 
 def test_an_unknown_code_has_the_librarys_name():
     # errorName's fallback (Sources/VersionGate/Errors.swift; GateTests pins it).
-    for code in (12345, -999, -17):
+    for code in (12345, -999, -18):
         assert vg.error_name(code) == "VG_EUNKNOWN"
         error = vg.VersionGateError(code)
         assert (error.name, error.message) == ("VG_EUNKNOWN", vg.strerror(code))

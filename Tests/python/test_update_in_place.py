@@ -127,3 +127,23 @@ def test_outside_flatpak_update_opens_the_store_and_says_nothing_more(tmp_path):
     assert "STARTED" not in output and "cannot update in place" not in output, output
     # Outside a sandbox the library names the software centre's own page.
     assert (tmp_path / "opened.log").read_text().split() == ["appstream:%s" % APP_ID]
+
+
+def test_the_library_outside_flatpak_says_so_and_tells_no_event(tmp_path):
+    import versiongate as vg
+    gate = tmp_path / "gate.json"
+    gate.write_text('{"min_required_version_linux": "2.0", "latest_version_linux": "2.0"}')
+    seen, steps = [], []
+    with vg.Client(source=str(gate)) as client:
+        client.events_to(seen.append)
+        with client.check("1.0") as result:
+            outcome, why = client.update(result, progress=lambda *step: steps.append(step))
+        with client.check("2.0") as current, pytest.raises(vg.VersionGateError) as refused:
+            client.update(current)
+        with pytest.raises(vg.VersionGateError) as restart:
+            client.restart(["/bin/true"], wait=True)
+    assert outcome is vg.UpdateOutcome.NOT_FLATPAK
+    assert "not inside a Flatpak (/.flatpak-info is missing)" in why
+    assert steps == [] and not [e for e in seen if e["event"] in ("update_started", "update_installed", "update_failed")]
+    assert refused.value.code == vg.Error.EINVAL and "UP_TO_DATE" in refused.value.message
+    assert restart.value.code == vg.Error.EUPDATE and "not inside a Flatpak" in restart.value.message

@@ -51,6 +51,7 @@ __all__ = [
     "LIBRARY_PATH",
     "Result",
     "Status",
+    "UpdateOutcome",
     "VersionGateError",
     "check",
     "compare",
@@ -97,6 +98,20 @@ class Error(enum.IntEnum):
     EOPEN = -14
     ESIGNATURE = -15
     EINSTALLED = -16
+    EUPDATE = -17
+
+
+class UpdateOutcome(enum.IntEnum):
+    """``vg_update_outcome``: how :meth:`Client.update` ended (append-only)."""
+
+    INSTALLED = 0
+    NOT_FLATPAK = 1
+    UNAVAILABLE = 2
+    REFUSED = 3
+    NEEDS_PERMISSIONS = 4
+    FAILED = 5
+    CANCELLED = 6
+    NOTHING_NEW = 7
 
 
 def error_name(code: int) -> str:
@@ -280,6 +295,13 @@ vg_result_min_required = _declare(
 vg_result_latest = _declare("vg_result_latest", c_char_p, [_vg_result_p])
 vg_result_json = _declare("vg_result_json", c_char_p, [_vg_result_p])
 vg_result_free = _declare("vg_result_free", None, [_vg_result_p])
+
+# Updating in place. The progress callback returns nonzero to cancel.
+_vg_update_progress_fn = ctypes.CFUNCTYPE(c_int, c_int, c_int, c_int, c_void_p)
+vg_client_update = _declare(
+    "vg_client_update", c_int, [POINTER(c_int), _vg_client_p, _vg_result_p, _vg_update_progress_fn, c_void_p])
+vg_client_restart = _declare(
+    "vg_client_restart", c_int, [_vg_client_p, POINTER(c_char_p), c_char_p, POINTER(c_int)])
 
 #: Every function of versiongate.h, by name (what this module declared).
 SYMBOLS = tuple(sorted(n for n in globals() if n.startswith("vg_")))
@@ -704,6 +726,48 @@ class Client(_Handle):
         stale_while_revalidate_s window. ``version``: the one a check
         would send (Firebase's appVersion), if known."""
         return int(vg_client_refresh(self._h(), _encode(version)))
+
+    def update(self, result: "Result",
+               progress: Optional[Callable[[int, int, int], Any]] = None) -> tuple[UpdateOutcome, str]:
+        """Update this Flatpak app in place for a MANDATORY or OPTIONAL
+        ``result`` (vg_client_update): the portal installs the newest
+        version while ``progress(op, n_ops, percent)`` is called for each
+        step (a true return value cancels). Takes minutes, not a check's
+        deadline. The outcome and why ("" when installed); outside a Flatpak
+        ``NOT_FLATPAK`` (open the store). Raises only for a bad argument
+        (an UP_TO_DATE result) or in a fork() child."""
+        def step(op: int, n_ops: int, percent: int, _userdata: Optional[int]) -> int:
+            if progress is None:
+                return 0
+            try:
+                return 1 if progress(op, n_ops, percent) else 0
+            except Exception:  # cannot cross the C call: the update goes on
+                return 0
+
+        outcome = c_int(UpdateOutcome.FAILED)
+        code = vg_client_update(ctypes.byref(outcome), self._h(), result._h(), _vg_update_progress_fn(step), None)
+        why = _decode(vg_client_last_error(self._h())) or ""
+        if code not in (Error.OK, Error.EUPDATE):
+            raise VersionGateError(code, why or strerror(code))
+        return UpdateOutcome(outcome.value), (why if code != Error.OK else "")
+
+    def restart(self, argv: Optional[list[StrOrBytes]] = None, cwd: Optional[PathLike] = None,
+                wait: bool = False) -> Optional[int]:
+        """Start the newest installed version of this Flatpak app
+        (vg_client_restart) with ``argv`` (default: this process's command
+        line) in ``cwd`` (default: the current directory), with this
+        process's stdin, stdout and stderr. With ``wait``, its exit status
+        once it ends; else None once it started (then exit). Raises
+        VersionGateError (VG_EUPDATE) with the reason when it cannot."""
+        words = None
+        if argv is not None:
+            encoded = [_encode(word) for word in argv]
+            words = (c_char_p * (len(encoded) + 1))(*encoded, None)
+        status = c_int(0)
+        code = vg_client_restart(self._h(), words, _encode_path(cwd), ctypes.byref(status) if wait else None)
+        if code != Error.OK:
+            raise VersionGateError(code, _decode(vg_client_last_error(self._h())) or strerror(code))
+        return status.value if wait else None
 
     def check(self, version: Optional[StrOrBytes] = None) -> Result:
         """May ``version`` run? Always a Result (fail-open errors included).

@@ -7,11 +7,14 @@ import VersionGateCore
 package enum Sandbox: String, Sendable {
     case flatpak, snap
 
+    /// What bubblewrap puts in every Flatpak sandbox, and nothing else does.
+    package static let flatpakInfo = "/.flatpak-info"
+
     /// Flatpak: `FLATPAK_ID` set or `/.flatpak-info` present; Snap: `SNAP` set.
     /// Read through the check's System when a store URL is resolved (not
     /// cached: a resolution is, by StoreLocator).
     package static func detect(_ environment: CheckEnvironment, files: any FileSystem,
-                               flatpakInfo: String = "/.flatpak-info") -> Sandbox? {
+                               flatpakInfo: String = Sandbox.flatpakInfo) -> Sandbox? {
         if environment.value("FLATPAK_ID").map({ !$0.isEmpty }) == true || files.identity(of: flatpakInfo) != nil {
             return .flatpak
         }

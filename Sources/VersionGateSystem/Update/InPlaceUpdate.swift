@@ -8,8 +8,7 @@ import Glibc
 /// "Updating in place"): the helper talks to the portal and streams its
 /// progress back; the host never loads GIO nor holds the bus.
 package enum InPlaceUpdate {
-    /// What every Flatpak sandbox has, and nothing else does.
-    package static let flatpakInfo = "/.flatpak-info"
+    private static let flatpakInfo = Sandbox.flatpakInfo
     /// The longest an update may run before the helper gives up on it.
     package static let maxSeconds = 3600
 
@@ -37,10 +36,9 @@ package enum InPlaceUpdate {
         package init(_ outcome: UpdateOutcome, _ message: String) { (self.outcome, self.message) = (outcome, message) }
     }
 
-    package static var isFlatpak: Bool {
-        var info = stat()
-        return stat(flatpakInfo, &info) == 0 && vg_system_is_regular(info.st_mode) != 0
-    }
+    /// Inside a Flatpak sandbox: the file the portal itself reads to know
+    /// the app (FLATPAK_ID, which Sandbox.detect also takes, is only a hint).
+    package static var isFlatpak: Bool { POSIXFiles().identity(of: flatpakInfo) != nil }
 
     /// The commit this sandbox runs (`app-commit` in /.flatpak-info), if known.
     package static var runningCommit: String? {
