@@ -34,6 +34,17 @@
 
 enum { STACK_BYTES = 64 << 10 };
 
+/* The children's code: no sanitizer instrumentation at all. no_sanitize
+ * alone still calls ThreadSanitizer's function entry hook, which the child
+ * (sharing the caller's thread pointer) would run on the caller's thread
+ * state: each spawn left about 18 kB of it behind, and pushed frames that
+ * were never popped. */
+#if defined(__has_attribute) && __has_attribute(disable_sanitizer_instrumentation)
+#define CHILD_CODE __attribute__((disable_sanitizer_instrumentation))
+#else
+#define CHILD_CODE __attribute__((no_sanitize("address", "thread")))
+#endif
+
 /* glibc's clone under the name ThreadSanitizer does not intercept: its
  * clone interceptor treats every clone as a fork and breaks on CLONE_VM. */
 extern int __clone(int (*fn)(void *), void *stack, int flags, void *argument, ...);
@@ -58,7 +69,7 @@ struct kernel_sigaction {
 /* Every descriptor from `first` up: close_range (Linux 5.9) in one call;
  * before it, each one below the limit (capped: a limit of millions would
  * take seconds; the caller's descriptors are O_CLOEXEC as ours are). */
-__attribute__((no_sanitize("address", "thread")))
+CHILD_CODE
 static void close_from(int first) {
 #ifdef SYS_close_range
     if (syscall(SYS_close_range, (unsigned)first, ~0U, 0U) == 0) return;
@@ -70,7 +81,7 @@ static void close_from(int first) {
     for (long fd = first; fd < last; fd++) syscall(SYS_close, fd);
 }
 
-__attribute__((no_sanitize("address", "thread")))
+CHILD_CODE
 static int program_main(void *argument) {
     struct launch *launch = argument;
     struct kernel_sigaction standard = {0};   /* SIG_DFL */
@@ -106,7 +117,7 @@ static int program_main(void *argument) {
     return 127;
 }
 
-__attribute__((no_sanitize("address", "thread")))
+CHILD_CODE
 static int intermediate_main(void *argument) {
     struct launch *launch = argument;
     pid_t pid = __clone(program_main, launch->program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, launch);

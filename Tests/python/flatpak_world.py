@@ -71,6 +71,38 @@ def run(argv, env, check=True, timeout=120, **kw):
     return done
 
 
+SANITIZER_VARIABLES = ("LD_PRELOAD", "ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")
+
+
+def carry_sanitizer(into: Path) -> list[str]:
+    """Under scripts/proof (a sanitized library, its runtime in LD_PRELOAD):
+    the preloaded files and what they load, copied into the runtime at
+    `into` (/usr/lib/sanitizers in the sandbox), and the `flatpak run`
+    arguments that preload them there with the same options, the report
+    and suppression files' directories shared. [] outside the proof."""
+    preload = os.environ.get("LD_PRELOAD", "").split()
+    if not preload:
+        return []
+    into.mkdir(parents=True, exist_ok=True)
+    for path in map(Path, preload):
+        shutil.copy(path, into / path.name)
+    for library in shared_libraries(preload):
+        shutil.copy(library, into / library.name)
+    inside = "/usr/lib/sanitizers"
+    args = ["--env=LD_PRELOAD=%s" % " ".join("%s/%s" % (inside, Path(p).name) for p in preload),
+            "--env=LD_LIBRARY_PATH=/app/lib:%s" % inside]
+    for name in SANITIZER_VARIABLES[1:]:
+        value = os.environ.get(name)
+        if value is None:
+            continue
+        args.append("--env=%s=%s" % (name, value))
+        for option in value.replace(":", " ").split():
+            key, _, path = option.partition("=")
+            if key in ("log_path", "suppressions") and path.startswith("/"):
+                args.append("--filesystem=%s" % Path(path).parent)
+    return args
+
+
 def shared_libraries(paths) -> set[Path]:
     """Every library `paths` load, as ldd resolves them (not ours)."""
     found = set()
@@ -110,6 +142,10 @@ class World:
             "XDG_DATA_DIRS": "%s/.local/share/flatpak/exports/share:/var/lib/flatpak/exports/share:/usr/share" % self.home,
             "DBUS_SESSION_BUS_ADDRESS": "unix:path=%s/bus" % self.run_dir,
         }
+        # The host's tools run without scripts/proof's sanitizer (the
+        # plugin there adds it only where a variable is not set).
+        self.env.update({name: "" for name in SANITIZER_VARIABLES})
+        self.sanitizer_args: list[str] = []
         self.data = self.home / ".var" / "app" / APP_ID / "data"
         self.commits: dict[str, str] = {}
         self.builds = 0
@@ -147,6 +183,7 @@ class World:
         target = runtime / "usr" / loader.parent.name / loader.name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(loader, target)
+        self.sanitizer_args = carry_sanitizer(runtime / "usr" / "lib" / "sanitizers")
         run(["flatpak", "build-export", "--runtime", "--files=usr", self.repo, runtime, "1"], self.env)
 
     def publish(self, version: str, finish_args=()):
@@ -236,10 +273,11 @@ class World:
         """`flatpak run APP_ID argv` on a terminal (a pty), answering the
         MANDATORY prompt; its output (until every holder of the terminal,
         the restarted version too, is done) and exit status."""
-        return run_on_terminal(["flatpak", "run", APP_ID, *argv], self.env, answer, timeout)
+        return run_on_terminal(["flatpak", "run", *self.sanitizer_args, APP_ID, *argv], self.env, answer, timeout)
 
     def run_probe(self, *argv, timeout=120):
-        return run(["flatpak", "run", "--command=update_probe", APP_ID, *argv], self.env, check=False, timeout=timeout)
+        return run(["flatpak", "run", *self.sanitizer_args, "--command=update_probe", APP_ID, *argv], self.env,
+                   check=False, timeout=timeout)
 
     def close(self):
         self.stop_portal()

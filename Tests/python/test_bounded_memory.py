@@ -11,8 +11,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from remote_helpers import REPO, unused_port
 
 #: Checks `count` distinct unreachable sources, a new client each, and
@@ -56,11 +54,5 @@ def rss_growth_kib(library: str, tmp_path, warm: int = 1000, count: int = 6000) 
 
 def test_five_thousand_distinct_sources_add_less_than_one_mib(tmp_path):
     import versiongate as vg
-    if "TSAN_OPTIONS" in os.environ:
-        # Under scripts/proof's TSan build the host's RSS grew by about 220 kB
-        # per check once every check started a fetch helper: ThreadSanitizer's
-        # own bookkeeping of the spawn (not the library's heap: valgrind and
-        # the plain rss part prove that). Open: see the stop note of issue #33.
-        pytest.skip("RSS under ThreadSanitizer measures its shadow of each spawn, not the library")
     grown = rss_growth_kib(str(vg.LIBRARY_PATH), tmp_path)
     assert grown < 1024, "5,000 sources added %d kB" % grown
