@@ -97,6 +97,18 @@ def test_the_library_updates_with_progress_from_c(world):
     assert world.installed_subject() == "v2.0"
 
 
+def test_a_progress_callback_cancels(world):
+    world.start_portal()
+    world.install_v1()
+    world.allow_updates(True)
+    done = world.run_probe("/app/share/gate.json", "1.0", "cancel")
+    lines = done.stdout.splitlines()
+    assert len([line for line in lines if line.startswith("PROGRESS ")]) == 1, done.stdout + done.stderr
+    assert "OUTCOME 6 CODE -17 REASON cancelled by the host" in lines, done.stdout + done.stderr
+    failed = [json.loads(line[6:]) for line in lines if line.startswith("EVENT ") and "update_failed" in line]
+    assert [e["outcome"] for e in failed] == ["cancelled"]
+
+
 def test_update_installs_v2_and_starts_command_as_v2(world):
     world.start_portal()
     world.install_v1()
