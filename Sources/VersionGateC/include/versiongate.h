@@ -21,7 +21,7 @@
  * on clients (vg_client_set, vg_client_check, vg_check, vg_client_store_url,
  * vg_client_refresh, vg_client_set_log_callback, vg_client_skip_version,
  * vg_client_set_event_callback, vg_client_report, vg_store_url,
- * vg_open_url) return VG_EFORK at once, checks with a fail-open result,
+ * vg_open_url, vg_client_update, vg_client_restart) return VG_EFORK at once, checks with a fail-open result,
  * without touching any lock or state inherited from the parent (another
  * thread may have held it); vg_client_last_error returns a static message.
  * The pure functions (vg_version_compare, vg_decide, vg_strerror,
