@@ -135,7 +135,7 @@ package enum InPlaceUpdate {
     /// A small file the kernel or bubblewrap made (their sizes read as 0,
     /// so it is read to its end), at most 1 MiB.
     private static func readSmall(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = vg_system_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
