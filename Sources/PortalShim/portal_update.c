@@ -5,6 +5,7 @@
 #include "portal_shim.h"
 #include "portal_bus.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,6 +146,10 @@ static void ended(const struct watch *watch, vgp_outcome *out) {
 
 void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress, void *context) {
     memset(out, 0, sizeof *out);
+    /* A host that cancels stops reading and leaves this process to see the
+     * update through (the portal crashes when its client leaves mid-way):
+     * the progress written after that must fail quietly, not kill us. */
+    signal(SIGPIPE, SIG_IGN);
     char why[384];
     const struct vgp_gio *g;
     GDBusConnection *bus = vgp_session_bus(&g, why, sizeof why);

@@ -577,7 +577,8 @@ typedef enum vg_update_outcome {
     VG_UPDATE_NEEDS_PERMISSIONS = 4, /* the new version asks for more sandbox permissions than
                                         this one has; the portal refuses those (NotSupported) */
     VG_UPDATE_FAILED = 5,            /* the portal or flatpak failed (its message says how) */
-    VG_UPDATE_CANCELLED = 6,         /* the progress callback returned nonzero */
+    VG_UPDATE_CANCELLED = 6,         /* the progress callback returned nonzero: the call returned
+                                        at once; the portal may still finish installing */
     VG_UPDATE_NOTHING_NEW = 7        /* the app's Flatpak remote has nothing newer installed or
                                         to install */
 } vg_update_outcome;

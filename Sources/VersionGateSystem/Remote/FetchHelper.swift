@@ -104,10 +104,13 @@ package struct FetchHelper: Sendable {
 
     /// Runs `request` while the helper answers record by record (an update's
     /// progress): `onRecord` gets each as it arrives, and returning false
-    /// stops the helper (its process group is killed). Waits until the
-    /// helper ends or `deadline` passes (nil: no limit). With `passingStdio`
-    /// the host's descriptors 0-2 reach the helper as its 3-5. True when the
-    /// helper ended by itself, false when `onRecord` stopped it.
+    /// stops listening: the helper is left to finish by itself, its writes
+    /// failing quietly (killing an update's helper mid-way crashes
+    /// flatpak-portal 1.14: docs/design.md, "Updating in place"). Waits
+    /// until the helper ends or `deadline` passes (nil: no limit; then the
+    /// helper's group is killed). With `passingStdio` the host's
+    /// descriptors 0-2 reach the helper as its 3-5. True when the helper
+    /// ended by itself, false when `onRecord` stopped listening.
     package func converse(_ request: HelperMessage, passingStdio: Bool, until deadline: Deadline?,
                           onRecord: (HelperMessage.Record) -> Bool) -> Result<Bool, GateFailure> {
         var answerPipe: [Int32] = [-1, -1]
@@ -137,10 +140,7 @@ package struct FetchHelper: Sendable {
             while let end = pending.firstIndex(of: 0) {
                 let record = HelperMessage.decode(Array(pending[...end]))?.records.first
                 pending.removeSubrange(...end)
-                if let record, !onRecord(record) {
-                    kill(-pid, SIGKILL)
-                    return .success(false)
-                }
+                if let record, !onRecord(record) { return .success(false) }
             }
             guard pending.count <= HelperMessage.maxBytes else {
                 kill(-pid, SIGKILL)

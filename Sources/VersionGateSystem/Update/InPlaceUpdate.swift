@@ -50,8 +50,9 @@ package enum InPlaceUpdate {
     }
 
     /// Updates this app through the helper. `onProgress` is called on this
-    /// thread for each step; returning false cancels (the helper ends, and
-    /// with its bus connection the portal's update).
+    /// thread for each step; returning false cancels: this call returns at
+    /// once, and the portal may still finish installing in the background
+    /// (its helper is left to see it through; see FetchHelper.converse).
     package static func run(onProgress: (Progress) -> Bool) -> Report {
         guard isFlatpak else {
             return Report(.notFlatpak, "not inside a Flatpak (\(flatpakInfo) is missing): update from the store")
@@ -73,7 +74,8 @@ package enum InPlaceUpdate {
         }
         switch ran {
         case .failure(let failure): return Report(.failed, failure.message)
-        case .success(false): return Report(.cancelled, "cancelled by the host")
+        case .success(false):
+            return Report(.cancelled, "cancelled by the host (the portal may still finish installing the update)")
         case .success(true):
             guard let outcome = answer.value("outcome").flatMap(UpdateOutcome.init(name:)) else {
                 return Report(.failed, "the helper \(helper.path) ended without an outcome (did it die?)")
