@@ -64,6 +64,7 @@ struct vgp_gio {
     GVariant *(*variant_get_variant)(GVariant *value);
     GVariant *(*variant_lookup_value)(GVariant *dictionary, const char *key, const GVariantType *type);
     uint32_t (*variant_get_uint32)(GVariant *value);
+    int (*variant_get_boolean)(GVariant *value);
     const char *(*variant_get_string)(GVariant *value, size_t *length);
     const char *(*variant_get_type_string)(GVariant *value);
     void (*variant_unref)(GVariant *value);

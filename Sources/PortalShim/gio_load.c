@@ -38,6 +38,7 @@ static const vgh_symbol symbols[] = {
     SLOT("g_variant_get_variant", variant_get_variant),
     SLOT("g_variant_lookup_value", variant_lookup_value),
     SLOT("g_variant_get_uint32", variant_get_uint32),
+    SLOT("g_variant_get_boolean", variant_get_boolean),
     SLOT("g_variant_get_string", variant_get_string),
     SLOT("g_variant_get_type_string", variant_get_type_string),
     SLOT("g_variant_unref", variant_unref),

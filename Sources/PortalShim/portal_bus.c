@@ -38,3 +38,29 @@ void vgp_take_error(const struct vgp_gio *g, GError *error, char *name, size_t n
 GVariant *vgp_empty_options(const struct vgp_gio *g) {
     return g->variant_new_array("{sv}", NULL, 0);
 }
+
+int vgp_portal_gone(const struct vgp_gio *g, GDBusConnection *bus) {
+    GError *error = NULL;
+    GVariant *reply = g->connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                              "org.freedesktop.DBus", "NameHasOwner",
+                                              g->variant_new_tuple((GVariant *[]){g->variant_new_string(VGP_PORTAL)}, 1),
+                                              "(b)", VGP_G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
+    if (!reply) {
+        g->error_free(error);
+        return 0;
+    }
+    GVariant *owned = g->variant_get_child_value(reply, 0);
+    int gone = !g->variant_get_boolean(owned);
+    g->variant_unref(owned);
+    g->variant_unref(reply);
+    return gone;
+}
+
+static int keep_ticking(void *data) {
+    (void)data;
+    return 1;   /* G_SOURCE_CONTINUE */
+}
+
+unsigned vgp_tick_each_second(const struct vgp_gio *g) {
+    return g->timeout_add(1000, keep_ticking, NULL);
+}

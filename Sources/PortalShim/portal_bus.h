@@ -18,6 +18,16 @@ GDBusConnection *vgp_session_bus(const struct vgp_gio **gio, char *why, size_t w
 void vgp_take_error(const struct vgp_gio *g, GError *error, char *name, size_t name_size, char *message,
                     size_t message_size);
 
+/* 1 when the portal's name has no owner (it crashed or quit), asked of
+ * the bus (NameHasOwner: a sandbox's bus proxy answers it for the portal,
+ * where it would not pass the NameOwnerChanged signal); 0 otherwise, or
+ * when the bus does not answer. A wait for the portal's signals asks it
+ * each second, so it ends instead of lasting forever. */
+int vgp_portal_gone(const struct vgp_gio *g, GDBusConnection *bus);
+
+/* A source that wakes the main loop each second (for vgp_portal_gone). */
+unsigned vgp_tick_each_second(const struct vgp_gio *g);
+
 /* An empty a{sv}. */
 GVariant *vgp_empty_options(const struct vgp_gio *g);
 

@@ -32,11 +32,6 @@ static void on_exited(GDBusConnection *connection, const char *sender, const cha
     g->variant_unref(status);
 }
 
-static int keep_ticking(void *data) {
-    (void)data;
-    return 1;   /* G_SOURCE_CONTINUE */
-}
-
 /* Spawn's parameters; NULL with `why` filled. */
 static GVariant *spawn_parameters(const struct vgp_gio *g, const char *cwd, char *const argv[], const int fds[3],
                                   GUnixFDList *list, char *why, size_t why_size) {
@@ -102,13 +97,18 @@ int vgp_spawn_latest(const char *cwd, char *const argv[], const int fds[3], int 
         watch.pid = g->variant_get_uint32(pid);
         g->variant_unref(pid);
         /* Woken each second to notice a bus that went away (no SpawnExited then). */
-        unsigned tick = g->timeout_add(1000, keep_ticking, NULL);
-        while (!watch.ended && !g->connection_is_closed(bus)) g->main_context_iteration(NULL, 1);
+        int vanished = 0;
+        unsigned tick = vgp_tick_each_second(g);
+        while (!watch.ended && !vanished && !g->connection_is_closed(bus)) {
+            g->main_context_iteration(NULL, 1);
+            if (!watch.ended) vanished = vgp_portal_gone(g, bus);
+        }
         g->source_remove(tick);
         if (watch.ended) {
             *exit_status = WIFSIGNALED(watch.status) ? 128 + WTERMSIG(watch.status) : WEXITSTATUS(watch.status);
         } else {
-            snprintf(message, message_size, "the session bus closed while the new version ran");
+            snprintf(message, message_size, "the %s while the new version ran",
+                     vanished ? "Flatpak portal went away" : "session bus closed");
             g->variant_unref(reply);
             reply = NULL;
         }

@@ -183,11 +183,19 @@ void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress
         snprintf(out->message, sizeof out->message, "the portal refused to start the update: %s", message);
         out->kind = VGP_FAILED;
     } else {
+        int vanished = 0;
+        unsigned tick = vgp_tick_each_second(g);
         unsigned timer = g->timeout_add(max_seconds * 1000U, on_timeout, &watch);
-        while (!watch.ended && !watch.timed_out) g->main_context_iteration(NULL, 1);
+        while (!watch.ended && !watch.timed_out && !vanished) {
+            g->main_context_iteration(NULL, 1);
+            if (!watch.ended) vanished = vgp_portal_gone(g, bus);
+        }
         if (!watch.timed_out) g->source_remove(timer);
+        g->source_remove(tick);
         if (watch.ended) {
             ended(&watch, out);
+        } else if (vanished) {
+            set(out, VGP_FAILED, "the Flatpak portal went away during the update (did it crash?)");
         } else {
             snprintf(out->message, sizeof out->message, "the update did not finish within %u s", max_seconds);
             out->kind = VGP_FAILED;

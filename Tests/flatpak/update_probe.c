@@ -2,7 +2,8 @@
  * (Tests/python/test_update_in_place.py): update_probe SOURCE VERSION
  * [cancel] checks VERSION against SOURCE, then calls vg_client_update with
  * a progress callback (which cancels at its first call with "cancel"), and
- * prints each step, each event, the outcome and the reason. */
+ * prints each step, each event, the outcome and the reason; update_probe
+ * restart COMMAND... restarts into the newest version and waits. */
 #include <stdio.h>
 #include <string.h>
 #include <versiongate.h>
@@ -21,9 +22,22 @@ static void on_event(const char *json, void *userdata) {
     printf("EVENT %s\n", json);
 }
 
+/* update_probe restart COMMAND...: vg_client_restart, waiting. */
+static int restart(char **command) {
+    vg_client *client;
+    if (vg_client_new(&client) != VG_OK) return 2;
+    int status = -1;
+    int code = vg_client_restart(client, (const char *const *)command, NULL, &status);
+    const char *why = vg_client_last_error(client);
+    printf("RESTART CODE %d STATUS %d REASON %s\n", code, status, why ? why : "");
+    vg_client_free(client);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 2 && strcmp(argv[1], "restart") == 0) return restart(argv + 2);
     if (argc < 3) {
-        fprintf(stderr, "usage: update_probe SOURCE VERSION [cancel]\n");
+        fprintf(stderr, "usage: update_probe SOURCE VERSION [cancel] | update_probe restart COMMAND...\n");
         return 2;
     }
     cancel = argc > 3 && strcmp(argv[3], "cancel") == 0;

@@ -284,6 +284,14 @@ class World:
         return run(["flatpak", "run", *self.sanitizer_args, "--command=update_probe", APP_ID, *argv], self.env,
                    check=False, timeout=timeout)
 
+    def start_probe(self, output: Path, *argv):
+        """The probe started, not waited for, writing to `output` (a file: a
+        version it restarts holds the same descriptors, so a pipe would see
+        no end while that runs)."""
+        with open(output, "w") as out:
+            return subprocess.Popen(["flatpak", "run", *self.sanitizer_args, "--command=update_probe", APP_ID, *argv],
+                                    env=self.env, stdout=out, stderr=subprocess.STDOUT)
+
     def close(self):
         self.stop_portal()
         if self.bus is not None:

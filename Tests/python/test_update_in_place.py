@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 
 import pytest
 
@@ -123,6 +124,23 @@ def test_update_installs_v2_and_starts_command_as_v2(world):
     assert world.take("opened.log") == ""
     kinds = [e["event"] for e in events(world)]
     assert kinds[-2:] == ["update_started", "update_installed"], kinds
+
+
+def test_restart_waits_for_the_new_version_and_gives_its_status(world):
+    world.start_portal()
+    done = world.run_probe("restart", "/bin/sh", "-c", "exit 7")
+    assert "RESTART CODE 0 STATUS 7 REASON " in done.stdout.splitlines(), done.stdout + done.stderr
+
+
+def test_a_restart_wait_ends_when_the_portal_goes_away(world):
+    world.start_portal()
+    output = world.root / "restart.out"
+    probe = world.start_probe(output, "restart", "/bin/sleep", "15")
+    time.sleep(3)                          # the new version is running: the probe waits for it
+    world.stop_portal()
+    probe.wait(timeout=20)
+    out = output.read_text()
+    assert "RESTART CODE -17 STATUS -1 REASON the Flatpak portal went away while the new version ran" in out, out
 
 
 def test_outside_flatpak_update_opens_the_store_and_says_nothing_more(tmp_path):
