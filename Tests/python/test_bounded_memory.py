@@ -55,8 +55,14 @@ def rss_growth_kib(library: str, tmp_path, warm: int = 1000, count: int = 6000) 
 def test_five_thousand_distinct_sources_add_less_than_one_mib(tmp_path):
     import versiongate as vg
     # Under scripts/proof's sanitizers a check (and its helper's start) is
-    # about 5 times slower: 1,000 sources there, in the same bound.
-    sanitized = "ASAN_OPTIONS" in os.environ or "TSAN_OPTIONS" in os.environ
-    warm, count = (300, 1300) if sanitized else (1000, 6000)
+    # 3 to 4 times slower: 1,000 sources there, in the same bound. ASan's
+    # allocator grows over the first 1,000 checks before it levels (measured:
+    # 35.8 MB after 200, 38.2 MB from 1,000 to 2,400), so it warms longer.
+    if "ASAN_OPTIONS" in os.environ:
+        warm, count = 1000, 2000
+    elif "TSAN_OPTIONS" in os.environ:
+        warm, count = 300, 1300
+    else:
+        warm, count = 1000, 6000
     grown = rss_growth_kib(str(vg.LIBRARY_PATH), tmp_path, warm, count)
     assert grown < 1024, "%d sources added %d kB" % (count - warm, grown)
