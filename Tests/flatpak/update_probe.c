@@ -3,8 +3,12 @@
  * [cancel] checks VERSION against SOURCE, then calls vg_client_update with
  * a progress callback (which cancels at its first call with "cancel"), and
  * prints each step, each event, the outcome and the reason; update_probe
- * restart COMMAND... restarts into the newest version and waits. */
+ * restart COMMAND... restarts into the newest version and waits. With
+ * PROBE_IGNORE_SIGCHLD set, either runs with SIGCHLD ignored, as some
+ * hosts do (then no child can be waited for). */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <versiongate.h>
 
@@ -35,6 +39,7 @@ static int restart(char **command) {
 }
 
 int main(int argc, char **argv) {
+    if (getenv("PROBE_IGNORE_SIGCHLD")) signal(SIGCHLD, SIG_IGN);
     if (argc > 2 && strcmp(argv[1], "restart") == 0) return restart(argv + 2);
     if (argc < 3) {
         fprintf(stderr, "usage: update_probe SOURCE VERSION [cancel] | update_probe restart COMMAND...\n");

@@ -280,9 +280,11 @@ class World:
         the restarted version too, is done) and exit status."""
         return run_on_terminal(["flatpak", "run", *self.sanitizer_args, APP_ID, *argv], self.env, answer, timeout)
 
-    def run_probe(self, *argv, timeout=120):
-        return run(["flatpak", "run", *self.sanitizer_args, "--command=update_probe", APP_ID, *argv], self.env,
-                   check=False, timeout=timeout)
+    def run_probe(self, *argv, timeout=120, env=()):
+        """The probe run to its end; `env`: NAME=VALUE settings inside the sandbox."""
+        settings = ["--env=" + setting for setting in env]
+        return run(["flatpak", "run", *self.sanitizer_args, *settings, "--command=update_probe", APP_ID, *argv],
+                   self.env, check=False, timeout=timeout)
 
     def start_probe(self, output: Path, *argv):
         """The probe started, not waited for, writing to `output` (a file: a

@@ -132,6 +132,19 @@ def test_restart_waits_for_the_new_version_and_gives_its_status(world):
     assert "RESTART CODE 0 STATUS 7 REASON " in done.stdout.splitlines(), done.stdout + done.stderr
 
 
+def test_a_host_that_ignores_sigchld_updates_and_restarts(world):
+    world.start_portal()
+    world.install_v1()
+    world.allow_updates(True)
+    world.publish("2.0")
+    ignoring = ["PROBE_IGNORE_SIGCHLD=1"]
+    done = world.run_probe("/app/share/gate.json", "1.0", env=ignoring)
+    assert "OUTCOME 0 CODE 0 REASON " in done.stdout.splitlines(), done.stdout + done.stderr
+    assert world.installed_subject() == "v2.0"
+    done = world.run_probe("restart", "/bin/sh", "-c", "exit 9", env=ignoring)
+    assert "RESTART CODE 0 STATUS 9 REASON " in done.stdout.splitlines(), done.stdout + done.stderr
+
+
 def test_a_restart_wait_ends_when_the_portal_goes_away(world):
     world.start_portal()
     output = world.root / "restart.out"

@@ -73,17 +73,13 @@ package struct FetchHelper: Sendable {
     package func run(_ request: HelperMessage, until deadline: Deadline) -> Result<HelperMessage, GateFailure> {
         let left = deadline.remainingMilliseconds
         let deadline = Deadline(afterMilliseconds: left + min(left / 20, 150))
-        var answerPipe: [Int32] = [-1, -1]
-        guard vg_system_pipe(&answerPipe, O_CLOEXEC) == 0 else { return .failure(failure("no pipe", errno: systemErrno)) }
-        defer { close(answerPipe[0]) }
-        let started = start(request, answer: answerPipe[1], lowPriority: false)
-        close(answerPipe[1])
-        let pid: pid_t
-        switch started {
+        let pid: pid_t, answers: Int32
+        switch startAnswering(request, passingStdio: false) {
         case .failure(let failure): return .failure(failure)
-        case .success(let child): pid = child
+        case .success(let started): (pid, answers) = started
         }
-        guard let bytes = readAll(answerPipe[0], until: deadline) else {
+        defer { close(answers) }
+        guard let bytes = readAll(answers, until: deadline) else {
             // No EOF yet: the helper holds the pipe, so it (and its group) still exists.
             kill(-pid, SIGKILL)
             return .failure(GateFailure(.timeout, "the deadline passed while the fetch helper was fetching "
@@ -113,27 +109,23 @@ package struct FetchHelper: Sendable {
     /// ended by itself, false when `onRecord` stopped listening.
     package func converse(_ request: HelperMessage, passingStdio: Bool, until deadline: Deadline?,
                           onRecord: (HelperMessage.Record) -> Bool) -> Result<Bool, GateFailure> {
-        var answerPipe: [Int32] = [-1, -1]
-        guard vg_system_pipe(&answerPipe, O_CLOEXEC) == 0 else { return .failure(failure("no pipe", errno: systemErrno)) }
-        defer { close(answerPipe[0]) }
-        let started = start(request, answer: answerPipe[1], lowPriority: false, passingStdio: passingStdio)
-        close(answerPipe[1])
-        let pid: pid_t
-        switch started {
+        let pid: pid_t, answers: Int32
+        switch startAnswering(request, passingStdio: passingStdio) {
         case .failure(let failure): return .failure(failure)
-        case .success(let child): pid = child
+        case .success(let started): (pid, answers) = started
         }
+        defer { close(answers) }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         while true {
-            var ready = pollfd(fd: answerPipe[0], events: Int16(POLLIN), revents: 0)
+            var ready = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
             let waited = poll(&ready, 1, deadline.map { Int32(clamping: $0.remainingMilliseconds) } ?? -1)
             if waited < 0 && systemErrno == EINTR { continue }
             guard waited > 0 else {
                 kill(-pid, SIGKILL)
                 return .failure(GateFailure(.timeout, "the helper (pid \(pid)) did not finish in time; killed"))
             }
-            let count = chunk.withUnsafeMutableBytes { read(answerPipe[0], $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(answers, $0.baseAddress, $0.count) }
             if count < 0 && (systemErrno == EINTR || systemErrno == EAGAIN) { continue }
             guard count > 0 else { return .success(true) }
             pending += chunk[..<count]
@@ -147,6 +139,17 @@ package struct FetchHelper: Sendable {
                 return .failure(GateFailure(.internalError, "the helper sent a record over \(HelperMessage.maxBytes) bytes"))
             }
         }
+    }
+
+    /// Starts `request` with a pipe for its answer: the helper's pid and
+    /// the pipe's read end, which the caller closes.
+    private func startAnswering(_ request: HelperMessage, passingStdio: Bool) -> Result<(pid_t, Int32), GateFailure> {
+        var answerPipe: [Int32] = [-1, -1]
+        guard vg_system_pipe(&answerPipe, O_CLOEXEC) == 0 else { return .failure(failure("no pipe", errno: systemErrno)) }
+        let started = start(request, answer: answerPipe[1], lowPriority: false, passingStdio: passingStdio)
+        close(answerPipe[1])
+        if case .failure = started { close(answerPipe[0]) }
+        return started.map { ($0, answerPipe[0]) }
     }
 
     private func start(_ request: HelperMessage, answer: Int32, lowPriority: Bool,

@@ -13,7 +13,7 @@ package enum HelperService {
     /// Serves the request on `input` and answers on `output`; the exit status.
     package static func serve(input: Int32, output: Int32) -> Int32 {
         let answer: HelperMessage
-        if let bytes = readAll(input), let request = HelperMessage.decode(bytes) {
+        if let bytes = readToEnd(input, maxBytes: HelperMessage.maxBytes), let request = HelperMessage.decode(bytes) {
             switch request.value("protocol") == protocolVersion ? request.value("mode") : nil {
             case "update": answer = UpdateService.update(request, output: output)
             case "restart": answer = UpdateService.restart(request)
@@ -114,18 +114,5 @@ package enum HelperService {
     private static func split(_ pair: String) -> (String, String) {
         guard let equals = pair.firstIndex(of: "=") else { return (pair, "") }
         return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
-    }
-
-    private static func readAll(_ fd: Int32) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && systemErrno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            guard bytes.count <= HelperMessage.maxBytes else { return nil }
-        }
     }
 }

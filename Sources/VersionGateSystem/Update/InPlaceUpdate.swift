@@ -134,20 +134,11 @@ package enum InPlaceUpdate {
         return String(validatingCString: directory)
     }
 
-    /// A small file the kernel or bubblewrap made (their sizes read as 0,
-    /// so it is read to its end), at most 1 MiB.
+    /// A file the kernel or bubblewrap made, at most 1 MiB.
     private static func readSmall(_ path: String) -> [UInt8]? {
         let fd = vg_system_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && systemErrno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? bytes : nil }
-            bytes += chunk[..<count]
-        }
-        return nil
+        return readToEnd(fd, maxBytes: 1 << 20)
     }
 }
