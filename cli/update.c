@@ -1,7 +1,9 @@
 /* Update, chosen in exec's prompt (docs/design.md, "Updating in place").
  * The library does the update (vg_client_update) and the restart
  * (vg_client_restart); this shows the progress where the prompt was: a
- * line on the terminal, zenity's progress dialog, or lines on stderr. */
+ * line on the terminal, zenity's progress dialog (fed on its stdin),
+ * kdialog's (driven over D-Bus with dbus-send, as kdialog documents), or
+ * lines on stderr. */
 #define _GNU_SOURCE
 #include "cli.h"
 
@@ -13,10 +15,33 @@
 
 typedef struct progress_view {
     vgcli_place place;
-    int dialog_in;   /* zenity --progress's stdin, or -1 */
+    int dialog_in;         /* zenity --progress's stdin, or -1 */
     pid_t dialog;
-    int last;        /* the last percentage shown, or -1 */
+    char *dbus_send;       /* kdialog's dialog, driven by dbus-send: its */
+    char *kdialog_dest;    /* "--dest=SERVICE" and */
+    char *kdialog_object;  /* object path from kdialog --progressbar; NULL when not shown */
+    int last;              /* the last percentage shown, or -1 */
 } progress_view;
+
+/* A method call on kdialog's progress dialog: `call` is the method and its
+ * arguments, NULL-terminated (at most 6). */
+static void kdialog_send(const progress_view *view, char *const call[]) {
+    char *argv[12] = {view->dbus_send, "--session", "--type=method_call", view->kdialog_dest, view->kdialog_object};
+    size_t n = 5;
+    for (size_t i = 0; call[i] && n + 1 < sizeof argv / sizeof *argv; i++) argv[n++] = call[i];
+    argv[n] = NULL;
+    vgcli_run(argv, NULL, 0);
+}
+
+static void kdialog_show(const progress_view *view, int overall, const char *label) {
+    char value[32], *text = NULL;
+    snprintf(value, sizeof value, "variant:int32:%d", overall);
+    kdialog_send(view, (char *[]){"org.freedesktop.DBus.Properties.Set", "string:org.kde.kdialog.ProgressDialog",
+                                  "string:value", value, NULL});
+    if (asprintf(&text, "string:%s", label) < 0) return;
+    kdialog_send(view, (char *[]){"org.kde.kdialog.ProgressDialog.setLabelText", text, NULL});
+    free(text);
+}
 
 /* The whole update's percentage: each operation an equal share. */
 static int overall_percent(int op, int n_ops, int percent) {
@@ -30,10 +55,14 @@ static int show_progress(int op, int n_ops, int percent, void *userdata) {
     int overall = overall_percent(op, n_ops, percent);
     if (overall == view->last) return 0;
     view->last = overall;
+    char label[64];
+    snprintf(label, sizeof label, "Step %d of %d: %d%%", op + 1, n_ops > 0 ? n_ops : 1, percent);
     if (view->dialog_in >= 0) {
         /* zenity reads a percentage, and "# text" for its label; a dialog
          * closed early is EPIPE here (SIGPIPE is ignored meanwhile). */
-        dprintf(view->dialog_in, "%d\n# Step %d of %d: %d%%\n", overall, op + 1, n_ops > 0 ? n_ops : 1, percent);
+        dprintf(view->dialog_in, "%d\n# %s\n", overall, label);
+    } else if (view->kdialog_object) {
+        kdialog_show(view, overall, label);
     } else if (view->place == VGCLI_PLACE_TERMINAL) {
         printf("\rUpdating: %3d%% (step %d of %d)", overall, op + 1, n_ops > 0 ? n_ops : 1);
         fflush(stdout);
@@ -43,23 +72,60 @@ static int show_progress(int op, int n_ops, int percent, void *userdata) {
     return 0;
 }
 
-static void open_dialog(progress_view *view, const vg_result *result) {
-    char *program = view->place == VGCLI_PLACE_ZENITY ? vgcli_find_program("zenity") : NULL;
+static void open_zenity(progress_view *view, char *title) {
+    char *program = vgcli_find_program("zenity");
     if (!program) return;
-    char *title = NULL;
-    if (asprintf(&title, "--title=%s", vg_result_title(result) ? vg_result_title(result) : "Update") < 0) title = NULL;
-    char *argv[] = {program, "--progress", "--auto-close", "--no-cancel", "--width=420",
-                    title ? title : "--title=Update", "--text=Updating", NULL};
+    char *argv[] = {program, "--progress", "--auto-close", "--no-cancel", "--width=420", title, "--text=Updating", NULL};
     if (vgcli_start_fed(argv, &view->dialog_in, &view->dialog) != 0) view->dialog_in = -1;
-    free(title);
     free(program);
 }
 
+/* kdialog --progressbar starts the dialog in a process of its own and
+ * prints its D-Bus reference, "SERVICE OBJECT". */
+static void open_kdialog(progress_view *view, char *title) {
+    char *program = vgcli_find_program("kdialog");
+    view->dbus_send = vgcli_find_program("dbus-send");
+    char out[256];
+    char *argv[] = {program, title, "--progressbar=Updating", "100", NULL};
+    if (program && view->dbus_send && vgcli_run(argv, out, sizeof out) == 0) {
+        out[strcspn(out, "\n")] = '\0';
+        char *object = strchr(out, ' ');
+        if (object && object != out && object[1] == '/') {
+            *object++ = '\0';
+            if (asprintf(&view->kdialog_dest, "--dest=%s", out) < 0) view->kdialog_dest = NULL;
+            view->kdialog_object = view->kdialog_dest ? strdup(object) : NULL;
+        }
+    }
+    free(program);
+    if (!view->kdialog_object) {
+        free(view->kdialog_dest);
+        free(view->dbus_send);
+        view->kdialog_dest = view->dbus_send = NULL;
+    }
+}
+
+static void open_dialog(progress_view *view, const vg_result *result) {
+    if (view->place != VGCLI_PLACE_ZENITY && view->place != VGCLI_PLACE_KDIALOG) return;
+    char *title = NULL;
+    if (asprintf(&title, "--title=%s", vg_result_title(result) ? vg_result_title(result) : "Update") < 0) return;
+    if (view->place == VGCLI_PLACE_ZENITY) open_zenity(view, title);
+    else open_kdialog(view, title);
+    free(title);
+}
+
 static void close_dialog(progress_view *view) {
-    if (view->dialog_in < 0) return;
-    close(view->dialog_in);   /* EOF: zenity closes (--auto-close at 100, else at EOF) */
-    vgcli_reap(view->dialog);
-    view->dialog_in = -1;
+    if (view->dialog_in >= 0) {
+        close(view->dialog_in);   /* EOF: zenity closes (--auto-close at 100, else at EOF) */
+        vgcli_reap(view->dialog);
+        view->dialog_in = -1;
+    }
+    if (view->kdialog_object) {
+        kdialog_send(view, (char *[]){"org.kde.kdialog.ProgressDialog.close", NULL});
+        free(view->kdialog_dest);
+        free(view->kdialog_object);
+        free(view->dbus_send);
+        view->kdialog_dest = view->kdialog_object = view->dbus_send = NULL;
+    }
 }
 
 int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_place place, char **command,

@@ -49,7 +49,7 @@ SERVICES = {
 }
 
 LAUNCHER = """#!/bin/sh
-exec /app/bin/versiongate exec --dialog terminal --source /app/share/gate.json --version {version} \\
+exec /app/bin/versiongate exec --dialog "${{VG_DIALOG:-terminal}}" --source /app/share/gate.json --version {version} \\
     --set store=flathub --set app_id={app} --events "$XDG_DATA_HOME/events.jsonl" -- /app/bin/demo "$@"
 """
 DEMO = """#!/bin/sh
@@ -59,6 +59,20 @@ mkdir -p "$XDG_DATA_HOME" && echo "{version}" >> "$XDG_DATA_HOME/demo.log"
 #: Records what the library opens instead of opening it.
 XDG_OPEN = """#!/bin/sh
 mkdir -p "$XDG_DATA_HOME" && echo "$*" >> "$XDG_DATA_HOME/opened.log"
+"""
+#: Desktop dialogs that record their argv (zenity --progress its stdin
+#: too) in dialogs.log and answer Update; kdialog --progressbar prints a
+#: D-Bus reference as kdialog does, and dbus-send records the calls on it.
+ZENITY = """#!/bin/sh
+mkdir -p "$XDG_DATA_HOME" && echo "zenity $*" >> "$XDG_DATA_HOME/dialogs.log"
+case " $* " in *" --progress "*) while read -r line; do echo "zenity< $line" >> "$XDG_DATA_HOME/dialogs.log"; done ;; esac
+"""
+KDIALOG = """#!/bin/sh
+mkdir -p "$XDG_DATA_HOME" && echo "kdialog $*" >> "$XDG_DATA_HOME/dialogs.log"
+case " $* " in *" --progressbar="*) echo "org.kde.kdialog-4242 /ProgressDialog" ;; esac
+"""
+DBUS_SEND = """#!/bin/sh
+mkdir -p "$XDG_DATA_HOME" && echo "dbus-send $*" >> "$XDG_DATA_HOME/dialogs.log"
 """
 #: v1 and v2 alike: below 2.0 must update (MANDATORY).
 GATE = '{"min_required_version_linux": "2.0", "latest_version_linux": "2.0"}\n'
@@ -200,7 +214,8 @@ class World:
         shutil.copy(self.probe, files / "bin" / "update_probe")
         shutil.copy(LIB_PATH, files / "lib" / "libversiongate.so.1")
         shutil.copy(self.library_dir / "versiongate" / "versiongate-helper", files / "lib" / "versiongate")
-        for name, text in (("app", LAUNCHER), ("demo", DEMO), ("xdg-open", XDG_OPEN)):
+        for name, text in (("app", LAUNCHER), ("demo", DEMO), ("xdg-open", XDG_OPEN), ("zenity", ZENITY),
+                           ("kdialog", KDIALOG), ("dbus-send", DBUS_SEND)):
             (files / "bin" / name).write_text(text.format(version=version, app=APP_ID))
             (files / "bin" / name).chmod(0o755)
         (files / "share" / "gate.json").write_text(GATE)
@@ -279,6 +294,12 @@ class World:
         MANDATORY prompt; its output (until every holder of the terminal,
         the restarted version too, is done) and exit status."""
         return run_on_terminal(["flatpak", "run", *self.sanitizer_args, APP_ID, *argv], self.env, answer, timeout)
+
+    def run_app_with_dialog(self, dialog: str, timeout=120):
+        """`flatpak run APP_ID` off any terminal, exec's prompt and progress
+        in `dialog` (a recording fake); its stdout and stderr, and status."""
+        return run(["flatpak", "run", *self.sanitizer_args, "--env=VG_DIALOG=" + dialog, APP_ID], self.env,
+                   check=False, timeout=timeout, stdin=subprocess.DEVNULL)
 
     def run_probe(self, *argv, timeout=120, env=()):
         """The probe run to its end; `env`: NAME=VALUE settings inside the sandbox."""
