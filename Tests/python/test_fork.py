@@ -55,10 +55,12 @@ def test_a_fork_child_mid_fetch_fails_open_with_efork(server, tmp_path):
         client.close()
 
 
-def _new_calls_in_child(client, local_path, pipe):
+def _new_calls_in_child(client, result, local_path, pipe):
     out = {}
     for name, call in (("skip_version", lambda: client.skip_version("1.0.41")),
-                       ("log_to", lambda: client.log_to(__import__("logging").getLogger("versiongate.fork")))):
+                       ("log_to", lambda: client.log_to(__import__("logging").getLogger("versiongate.fork"))),
+                       ("update", lambda: client.update(result)),
+                       ("restart", lambda: client.restart(["/bin/true"]))):
         try:
             call()
             out[name] = "done"
@@ -68,19 +70,22 @@ def _new_calls_in_child(client, local_path, pipe):
     pipe.send(out)
 
 
-def test_skip_version_and_the_log_callback_are_refused_in_a_fork_child_and_lint_works(tmp_path):
+def test_skip_version_the_log_callback_and_updating_are_refused_in_a_fork_child_and_lint_works(tmp_path):
     local = tmp_path / "gate.json"
     local.write_text(flat_doc())
     client = vg.Client(source=str(local), session_scope="process")
-    client.check("1.0.40").close()
+    result = client.check("1.0.38")                # MANDATORY: what an update is for
+    assert result.json()["status"] == "MANDATORY"
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_new_calls_in_child, args=(client, str(local), sender))
+    child = context.Process(target=_new_calls_in_child, args=(client, result, str(local), sender))
     child.start()
     child.join(15)
     try:
         assert child.exitcode == 0, "the fork child died (exit code %s)" % child.exitcode
         assert receiver.poll(5), "the child sent nothing"
-        assert receiver.recv() == {"skip_version": EFORK, "log_to": EFORK, "lint": []}
+        assert receiver.recv() == {"skip_version": EFORK, "log_to": EFORK, "update": EFORK, "restart": EFORK,
+                                   "lint": []}
     finally:
+        result.close()
         client.close()
