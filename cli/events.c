@@ -41,7 +41,7 @@ static const char *refusal(int fd) {
     struct stat s;
     if (fstat(fd, &s) != 0) return strerror(errno);
     if (!S_ISREG(s.st_mode)) return "not a regular file";
-    int problems = vg_system_trust(&s, 0, 0);   /* the library's rule (Sources/SystemShim/file_trust.c) */
+    int problems = vg_system_trust(&s, -1, NULL, 0, 0);   /* the library's rule (Sources/SystemShim/file_trust.c) */
     if (problems & VG_TRUST_OWNER) return "owned by another user";
     return problems ? "writable by group or others" : NULL;
 }

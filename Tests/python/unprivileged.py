@@ -1,5 +1,5 @@
-"""Run the real libversiongate.so as an ordinary user (nobody, 65534) from
-tests that themselves run as root (as CI does).
+"""Run the real libversiongate.so as an ordinary user (nobody, 65534, or
+another uid a test names) from tests that themselves run as root (as CI does).
 
 The child is ``setpriv --reuid=65534 --regid=65534 --clear-groups python3
 child.py SPEC``. That user cannot read inside 0700 directories (the clone
@@ -9,7 +9,8 @@ world-readable directory of its own (:class:`Sandbox`). The child gets only
 the environment the test builds (:meth:`Sandbox.env`), runs the checks the
 JSON SPEC lists and prints one JSON line: its ids, every result JSON
 (vg_result_json, plus "_code", "_elapsed" and "_utf8": whether the raw bytes
-are strict UTF-8) and, when asked, a listing of directories as it sees them.
+are strict UTF-8) and, when asked, a listing of directories and the owners
+of files as it sees them.
 
 Every child is bounded (:data:`CHILD_TIMEOUT`): a hang kills its process
 group and fails the test. Only 127.0.0.1 is ever contacted.
@@ -108,6 +109,7 @@ if spec.get("alarm_every_s"):
         delivered += len(chunk)
     out["alarm_deliveries"] = delivered
 
+out["owners"] = {path: os.stat(path).st_uid for path in spec.get("owners", [])}
 out["listed"] = {}
 for path in spec.get("list", []):
     try:
@@ -132,8 +134,8 @@ def require_tool(name: str, *, missing: str = "fail") -> str:
     pytest.fail(why)
 
 
-def as_nobody_prefix() -> list[str]:
-    return [require_tool("setpriv"), "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups"]
+def as_user_prefix(uid: int = NOBODY) -> list[str]:
+    return [require_tool("setpriv"), "--reuid=%d" % uid, "--regid=%d" % uid, "--clear-groups"]
 
 
 def chown(path, uid: int, gid: int | None = None, mode: int | None = None) -> Path:
@@ -174,8 +176,9 @@ class Sandbox:
     the binding and the child script, plus one directory per test case
     (:meth:`case`) for the trees the test sets up."""
 
-    def __init__(self):
-        self.setpriv = as_nobody_prefix()
+    def __init__(self, uid: int = NOBODY):
+        self.uid = uid
+        self.setpriv = as_user_prefix(uid)
         self.root = Path(tempfile.mkdtemp(prefix="vg-unprivileged-", dir="/tmp"))
         os.chmod(self.root, 0o755)
         self.lib = copy_library(self.root / "lib", "libversiongate.so")
@@ -250,16 +253,17 @@ class Sandbox:
     def command(self, spec: dict) -> list[str]:
         return self.setpriv + [self.python, str(self.child), json.dumps(spec)]
 
-    def run(self, spec: dict, env: dict, *, wrapper: list[str] = (), namespace_setup: str | None = None,
-            cwd=None, timeout: float = CHILD_TIMEOUT, preexec_fn=None) -> dict:
+    def run(self, spec: dict, env: dict, *, wrapper: list[str] = (), inner: list[str] = (),
+            namespace_setup: str | None = None, cwd=None, timeout: float = CHILD_TIMEOUT, preexec_fn=None) -> dict:
         """Run one child as nobody and return its parsed output (with
         "_wall": seconds the whole child took).
 
-        ``wrapper`` goes in front of setpriv (e.g. prlimit); ``preexec_fn``
+        ``wrapper`` goes in front of setpriv (e.g. prlimit), ``inner``
+        between setpriv and python (e.g. bwrap); ``preexec_fn``
         runs in the forked child before the exec (e.g. setrlimit). With
         ``namespace_setup`` the child runs as ``unshare -m sh -c SETUP; exec
         setpriv ...``: SETUP runs as root inside the new mount namespace."""
-        argv = list(wrapper) + self.command(spec)
+        argv = list(wrapper) + self.setpriv + list(inner) + self.command(spec)[len(self.setpriv):]
         if namespace_setup is not None:
             unshare = require_tool("unshare", missing="skip")
             argv = [unshare, "-m", "--propagation", "private", "sh", "-ec",
@@ -288,8 +292,8 @@ class Sandbox:
             out = json.loads(stdout.decode().strip().splitlines()[-1])
         except (ValueError, IndexError):
             raise ChildError("the child printed no result JSON\nstdout: %r\nstderr: %s" % (stdout[-2000:], err[-2000:]))
-        assert (out["euid"], out["egid"], out["groups"]) == (NOBODY, NOBODY, []), \
-            "the child did not run as nobody: %s" % out
+        assert (out["euid"], out["egid"], out["groups"]) == (self.uid, self.uid, []), \
+            "the child did not run as uid %d: %s" % (self.uid, out)
         out["_wall"] = wall
         out["_stderr"] = err
         for r in out["results"]:

@@ -17,8 +17,16 @@ enum {
  * user, or by root when `root_may_own`; never writable by others; not
  * writable by its group unless `group_may_write` (a gate document, which
  * a team may share; a file inside one of the user's own 0700 directories,
- * which no group member can reach). */
-__attribute__((visibility("hidden"))) int vg_system_trust(const struct stat *s, int root_may_own,
-                                                                      int group_may_write);
+ * which no group member can reach).
+ *
+ * Inside a Flatpak sandbox (/.flatpak-info) bubblewrap's user namespace
+ * maps only the user, so root's files show as the overflow uid. Where root
+ * may own, such a file counts as root's when it lies in /app or /usr: the
+ * app's and the runtime's deploy directories, which flatpak mounts
+ * read-only from the installation and lets nothing else mount over.
+ * Where the file is comes from `fd` (open on it; -1 if none) or else
+ * `path` (resolved: no symlink, no ".."; NULL if unknown). */
+__attribute__((visibility("hidden"))) int vg_system_trust(const struct stat *s, int fd, const char *path,
+                                                                      int root_may_own, int group_may_write);
 
 #endif

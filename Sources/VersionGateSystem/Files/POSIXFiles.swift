@@ -42,7 +42,7 @@ package struct POSIXFiles: FileSystem {
         var s = stat()
         guard fstat(fd, &s) == 0 else { throw .config("cannot stat \(path): \(Self.systemError())") }
         guard vg_system_is_regular(s.st_mode) != 0 else { throw .config("\(path) is not a regular file") }
-        if let why = Self.ownershipProblem(s, trust) { throw .config("\(path) \(why); refused") }
+        if let why = Self.ownershipProblem(s, fd, trust) { throw .config("\(path) \(why); refused") }
         guard s.st_size <= maxBytes else {
             throw .config("\(path) is \(s.st_size) bytes, over the \(maxBytes)-byte limit")
         }
@@ -127,7 +127,7 @@ package struct POSIXFiles: FileSystem {
         close(directory)
         guard fd >= 0 else { return .unavailable }
         var s = stat()
-        guard fstat(fd, &s) == 0, vg_system_is_regular(s.st_mode) != 0, Self.ownershipProblem(s, .private) == nil else {
+        guard fstat(fd, &s) == 0, vg_system_is_regular(s.st_mode) != 0, Self.ownershipProblem(s, fd, .private) == nil else {
             close(fd)
             return .unavailable
         }
@@ -164,13 +164,14 @@ package struct POSIXFiles: FileSystem {
 
     // MARK: - the rules
 
-    /// Why `s` may not be used under `trust`; nil when it may.
-    /// The one trust rule (vg_system_trust): a document may be root's and
-    /// shared by a group; a private file is in the user's own 0700 directory,
-    /// where no group member reaches it.
-    private static func ownershipProblem(_ s: stat, _ trust: FileTrust) -> String? {
+    /// Why `s` (of the file open on `fd`) may not be used under `trust`; nil
+    /// when it may. The one trust rule (vg_system_trust): a document may be
+    /// root's (inside a Flatpak, its deploy directories' too) and shared by
+    /// a group; a private file is in the user's own 0700 directory, where no
+    /// group member reaches it.
+    private static func ownershipProblem(_ s: stat, _ fd: Int32, _ trust: FileTrust) -> String? {
         var s = s
-        let problems = vg_system_trust(&s, trust == .document ? 1 : 0, 1)
+        let problems = vg_system_trust(&s, fd, nil, trust == .document ? 1 : 0, 1)
         guard problems != 0 else { return nil }
         if problems & Int32(VG_TRUST_OTHERS_WRITE) != 0 { return "is writable by every user" }
         return trust == .document ? "is owned by uid \(s.st_uid), neither root nor this user"
@@ -200,7 +201,7 @@ package struct POSIXFiles: FileSystem {
             close(fd)
             throw .config("cannot stat \(path): \(systemError())")
         }
-        let problems = vg_system_trust(&s, 0, 0)
+        let problems = vg_system_trust(&s, -1, nil, 0, 0)
         guard problems != 0 else { return fd }
         close(fd)
         if problems & Int32(VG_TRUST_OWNER) != 0 {

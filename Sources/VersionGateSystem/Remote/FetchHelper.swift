@@ -49,8 +49,9 @@ package struct FetchHelper: Sendable {
         return String(path[..<slash])
     }
 
-    /// nil when `path` may be run: a regular executable file owned by root
-    /// or us, not writable by group or others, in a directory alike; else why not.
+    /// nil when `path` (resolved: the library's real path and a fixed
+    /// relative one) may be run: a regular executable file owned by root or
+    /// us, not writable by group or others, in a directory alike; else why not.
     package static func trustProblem(_ path: String) -> String? {
         var file = stat(), directory = stat()
         guard lstat(path, &file) == 0 else { return "\(path): not found" }
@@ -58,7 +59,7 @@ package struct FetchHelper: Sendable {
         guard stat(parent(path), &directory) == 0 else { return "\(parent(path)): cannot stat" }
         for (name, info) in [(path, file), (parent(path), directory)] {
             var info = info
-            let problems = vg_system_trust(&info, 1, 0)
+            let problems = vg_system_trust(&info, -1, name, 1, 0)
             if problems & Int32(VG_TRUST_OWNER) != 0 { return "\(name): owned by another user" }
             if problems != 0 { return "\(name): writable by group or others" }
         }
