@@ -26,7 +26,14 @@ pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewra
 
 USER = 4242
 ECONFIG = -3
+EINSTALLED = -16
 MANDATORY_DOC = flat_doc("1.0.41", "1.0.41")
+METAINFO = """<?xml version="1.0" encoding="UTF-8"?>
+<component type="desktop-application">
+  <id>org.example.Gate</id>
+  <releases><release version="1.0.40" date="2026-11-01"/></releases>
+</component>
+"""
 
 
 def overflow_uid() -> int:
@@ -57,6 +64,7 @@ def app(sandbox):
     tree = sandbox.case("app")
     copy_library(tree / "lib")
     make_file(make_dir(tree / "share") / "gate.json", MANDATORY_DOC)
+    make_file(make_dir(tree / "share" / "metainfo") / "org.example.Gate.metainfo.xml", METAINFO)
     return tree
 
 
@@ -84,7 +92,9 @@ def bwrap(sandbox: Sandbox, app: Path, home: Path, flatpak: bool) -> list[str]:
 def run_inside(sandbox, app, server, flatpak: bool) -> dict:
     home = make_dir(sandbox.case("home") / "home", uid=USER, mode=0o700)
     spec = {"checks": [{"source": source, "version": "1.0.40", "options": {"session_scope": "process"}}
-                       for source in ("/app/share/gate.json", server.url("gate"), "/tmp/elsewhere/share/gate.json")],
+                       for source in ("/app/share/gate.json", server.url("gate"), "/tmp/elsewhere/share/gate.json")]
+            + [{"source": "/app/share/gate.json", "version": None,      # the installed version, from /app/share/metainfo
+                "options": {"session_scope": "process", "installed_version_from": "appstream:org.example.Gate"}}],
             "owners": ["/app/share/gate.json", "/app/lib/versiongate/versiongate-helper"]}
     env = sandbox.env(VERSIONGATE_LIBRARY="/app/lib/libversiongate.so.1", HOME=home,
                       XDG_CACHE_HOME=home / "cache", XDG_STATE_HOME=home / "state")
@@ -94,8 +104,9 @@ def run_inside(sandbox, app, server, flatpak: bool) -> dict:
 def test_a_system_wide_flatpak_trusts_its_deploy_directory_and_nothing_else(sandbox, app, server):
     out = run_inside(sandbox, app, server, flatpak=True)
     assert set(out["owners"].values()) == {overflow_uid()}, out["owners"]   # root's files, as the user sees them
-    local, remote, elsewhere = out["results"]
+    local, remote, elsewhere, installed = out["results"]
     assert (local["status"], local["error"], local["origin"]) == ("MANDATORY", 0, "local_document"), local
+    assert (installed["status"], installed["error"], installed["current"]) == ("MANDATORY", 0, "1.0.40"), installed
     assert (remote["status"], remote["error"], remote["origin"]) == ("MANDATORY", 0, "fresh_fetch"), remote
     assert (elsewhere["status"], elsewhere["error"]) == ("UP_TO_DATE", ECONFIG), elsewhere
     assert "is owned by uid %d, neither root nor this user" % overflow_uid() in elsewhere["error_message"], elsewhere
@@ -103,9 +114,11 @@ def test_a_system_wide_flatpak_trusts_its_deploy_directory_and_nothing_else(sand
 
 def test_outside_flatpak_the_overflow_uid_is_another_user(sandbox, app, server):
     out = run_inside(sandbox, app, server, flatpak=False)
-    local, remote, _ = out["results"]
+    local, remote, _, installed = out["results"]
     assert (local["status"], local["error"]) == ("UP_TO_DATE", ECONFIG), local
     assert "is owned by uid %d, neither root nor this user" % overflow_uid() in local["error_message"], local
     assert remote["status"] == "UP_TO_DATE" and remote["error"] != 0, remote
     assert "no fetch helper: /app/lib/versiongate/versiongate-helper: owned by another user" \
         in remote["error_message"], remote
+    assert (installed["status"], installed["error"]) == ("UP_TO_DATE", EINSTALLED), installed
+    assert "metainfo/org.example.Gate.metainfo.xml is owned by uid %d" % overflow_uid() in installed["error_message"]
