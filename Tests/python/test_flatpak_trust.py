@@ -98,7 +98,12 @@ def run_inside(sandbox, app, server, flatpak: bool) -> dict:
             "owners": ["/app/share/gate.json", "/app/lib/versiongate/versiongate-helper"]}
     env = sandbox.env(VERSIONGATE_LIBRARY="/app/lib/libversiongate.so.1", HOME=home,
                       XDG_CACHE_HOME=home / "cache", XDG_STATE_HOME=home / "state")
-    return sandbox.run(spec, env, inner=bwrap(sandbox, app, home, flatpak))
+    inner = bwrap(sandbox, app, home, flatpak)
+    # scripts/proof's sanitizer runtime goes to python, not to bwrap.
+    preload = env.pop("LD_PRELOAD", None)
+    if preload:
+        inner += ["--setenv", "LD_PRELOAD", preload]
+    return sandbox.run(spec, env, inner=inner)
 
 
 def test_a_system_wide_flatpak_trusts_its_deploy_directory_and_nothing_else(sandbox, app, server):
