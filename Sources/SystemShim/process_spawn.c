@@ -53,6 +53,7 @@ struct launch {
     const char *path;
     char *const *argv, *const *envp;
     int in_fd, out_fd, null_fd, flags;
+    int report_fd;   /* detached_by_fork's pipe; unused otherwise */
     char *program_stack;
     pid_t pid;
     int error;
@@ -127,6 +128,45 @@ static int intermediate_main(void *argument) {
     return 0;
 }
 
+/* detached_by_fork's intermediate, a copy of the caller: it starts the
+ * program and writes {pid, error} to the pipe. */
+CHILD_CODE
+static int forked_intermediate_main(void *argument) {
+    struct launch *launch = argument;
+    pid_t pid = __clone(program_main, launch->program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, launch);
+    int report[2] = {pid > 0 ? pid : 0, pid > 0 ? launch->error : errno};
+    syscall(SYS_write, launch->report_fd, report, sizeof report);
+    syscall(SYS_exit, 0);
+    return 0;
+}
+
+/* A detached start where a clone with no exit signal is refused (qemu-user
+ * emulates only fork-like clones and threads, and calls that EINVAL): the
+ * intermediate is a forked child that reports the program's pid through a
+ * pipe, reaped here; the host may see its SIGCHLD. Where the fork stands in
+ * for CLONE_VFORK too (qemu-user), a failed exec is not reported: the
+ * program exits 127. */
+static int detached_by_fork(struct launch *launch, char *stack_top) {
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) != 0) return errno;
+    launch->report_fd = pipe_fds[1];
+    pid_t intermediate = __clone(forked_intermediate_main, stack_top, SIGCHLD, launch);
+    int error = intermediate < 0 ? errno : 0;
+    close(pipe_fds[1]);
+    if (!error) {
+        int report[2];
+        ssize_t n;
+        do n = read(pipe_fds[0], report, sizeof report);
+        while (n < 0 && errno == EINTR);
+        while (waitpid(intermediate, NULL, 0) < 0 && errno == EINTR) {}
+        if (n != (ssize_t)sizeof report) error = ECHILD;
+        else if (report[1]) error = report[1];
+        else launch->pid = report[0];
+    }
+    close(pipe_fds[0]);
+    return error;
+}
+
 /* `fd` moved above the descriptors the child sets up (0-5), close-on-exec;
  * -1 for -1 or on failure. */
 static int above_stdio(int fd) {
@@ -135,7 +175,7 @@ static int above_stdio(int fd) {
 
 int vg_system_spawn(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int flags,
                     pid_t *pid) {
-    struct launch launch = {.path = path, .argv = argv, .envp = envp, .flags = flags};
+    struct launch launch = {.path = path, .argv = argv, .envp = envp, .flags = flags, .report_fd = -1};
     launch.in_fd = above_stdio(in_fd);
     launch.out_fd = above_stdio(out_fd);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -162,7 +202,9 @@ int vg_system_spawn(const char *path, char *const argv[], char *const envp[], in
     if (flags & VG_SPAWN_DETACHED) {
         /* Exit signal 0: the caller is told nothing when the intermediate ends. */
         pid_t intermediate = __clone(intermediate_main, stacks + STACK_BYTES, CLONE_VM | CLONE_VFORK, &launch);
-        if (intermediate < 0) {
+        if (intermediate < 0 && errno == EINVAL) {
+            error = detached_by_fork(&launch, stacks + STACK_BYTES);
+        } else if (intermediate < 0) {
             error = errno;
         } else {
             int status;
