@@ -127,31 +127,31 @@ def test_update_installs_v2_and_starts_command_as_v2(world):
     assert kinds[-2:] == ["update_started", "update_installed"], kinds
 
 
-def test_zenity_shows_the_progress_in_its_dialog(world):
+def dialog_calls_of_an_update(world, dialog: str) -> list[str]:
+    """v1 updated to v2 from exec with its prompt and progress in `dialog`
+    (a recording fake): v2 ran COMMAND, no store opened; the dialogs' log."""
     world.start_portal()
     world.install_v1()
     world.allow_updates(True)
     world.publish("2.0")
-    done = world.run_app_with_dialog("zenity")
+    done = world.run_app_with_dialog(dialog)
     assert "DEMO VERSION=2.0" in done.stdout and done.returncode == 0, done.stdout + done.stderr
-    log = world.take("dialogs.log").splitlines()
+    assert world.take("opened.log") == ""
+    return world.take("dialogs.log").splitlines()
+
+
+def test_zenity_shows_the_progress_in_its_dialog(world):
+    log = dialog_calls_of_an_update(world, "zenity")
     assert log[0].startswith("zenity --warning "), log
     assert re.fullmatch(r"zenity --progress --auto-close --no-cancel --width=420 --title=.+ --text=Updating", log[1]), log
     fed = log[2:]
     values = [int(line.split()[1]) for line in fed if not line.startswith("zenity< #")]
     assert values and values == sorted(values) and values[-1] == 100, log
     assert re.fullmatch(r"zenity< # Step 1 of 1: 100%", fed[-1]), log
-    assert world.take("opened.log") == ""
 
 
 def test_kdialog_shows_the_progress_in_its_dialog_over_dbus(world):
-    world.start_portal()
-    world.install_v1()
-    world.allow_updates(True)
-    world.publish("2.0")
-    done = world.run_app_with_dialog("kdialog")
-    assert "DEMO VERSION=2.0" in done.stdout and done.returncode == 0, done.stdout + done.stderr
-    log = world.take("dialogs.log").splitlines()
+    log = dialog_calls_of_an_update(world, "kdialog")
     assert log[0].startswith("kdialog --title=") and " --sorry=" in log[0], log
     assert re.fullmatch(r"kdialog --title=.+ --progressbar=Updating 100", log[1]), log
     call = "dbus-send --session --type=method_call --dest=org.kde.kdialog-4242 /ProgressDialog "
@@ -162,7 +162,6 @@ def test_kdialog_shows_the_progress_in_its_dialog_over_dbus(world):
     assert values and values == sorted(values) and values[-1] == 100, log
     assert calls[-2:] == ["org.kde.kdialog.ProgressDialog.setLabelText string:Step 1 of 1: 100%",
                           "org.kde.kdialog.ProgressDialog.close"], log
-    assert world.take("opened.log") == ""
 
 
 def test_restart_waits_for_the_new_version_and_gives_its_status(world):

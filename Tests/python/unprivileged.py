@@ -250,8 +250,8 @@ class Sandbox:
         return env
 
     # -- running ---------------------------------------------------------------------
-    def command(self, spec: dict) -> list[str]:
-        return self.setpriv + [self.python, str(self.child), json.dumps(spec)]
+    def command(self, spec: dict, inner: list[str] = ()) -> list[str]:
+        return self.setpriv + list(inner) + [self.python, str(self.child), json.dumps(spec)]
 
     def run(self, spec: dict, env: dict, *, wrapper: list[str] = (), inner: list[str] = (),
             namespace_setup: str | None = None, cwd=None, timeout: float = CHILD_TIMEOUT, preexec_fn=None) -> dict:
@@ -263,7 +263,7 @@ class Sandbox:
         runs in the forked child before the exec (e.g. setrlimit). With
         ``namespace_setup`` the child runs as ``unshare -m sh -c SETUP; exec
         setpriv ...``: SETUP runs as root inside the new mount namespace."""
-        argv = list(wrapper) + self.setpriv + list(inner) + self.command(spec)[len(self.setpriv):]
+        argv = list(wrapper) + self.command(spec, inner)
         if namespace_setup is not None:
             unshare = require_tool("unshare", missing="skip")
             argv = [unshare, "-m", "--propagation", "private", "sh", "-ec",
