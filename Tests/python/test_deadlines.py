@@ -85,7 +85,7 @@ def test_a_short_deadline_does_not_wait_out_a_long_one(server, tmp_path, monkeyp
         assert result["status"] == "UP_TO_DATE" and result["error"] == ETIMEOUT
         # Its helper waited for the lock (or, on a slow machine, was still
         # starting) when the deadline came: either way it names the wait.
-        assert re.search("another check was fetching|the fetch helper was fetching", result["error_message"]), result
+        assert re.search("another check was fetching|the fetch helper was at work", result["error_message"]), result
         # The long fetch landed: the next short check answers from it.
         after, _ = timed_check(hurried)
         assert after["status"] == "MANDATORY" and after["origin"] == "cache_hit"

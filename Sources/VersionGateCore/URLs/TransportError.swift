@@ -12,6 +12,14 @@ package struct TransportError: Error, Sendable, Equatable {
         self.message = message
     }
 
+    /// A failure carried across the helper's pipe, as a transport error
+    /// again: whose `failure` is the same failure.
+    package init(_ failure: GateFailure) {
+        let kinds: [GateFailure.Kind: Kind] = [.timeout: .timeout, .tooLarge: .tooLarge, .tls: .tls, .network: .network,
+                                               .policy: .refusedURL]
+        self.init(kind: kinds[failure.kind] ?? .internalError, message: failure.message)
+    }
+
     /// The failure a result reports for it.
     package var failure: GateFailure {
         switch kind {

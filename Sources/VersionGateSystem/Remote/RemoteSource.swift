@@ -5,13 +5,6 @@ import Synchronization
 /// config answers without network; a stale one within the
 /// stale-while-revalidate window answers at once and one refresh starts in
 /// the background (docs/design.md, "The background refresh"); otherwise one
-/// fetch (single flight per process; none while backing off); when that
-/// fails, the cache if younger than `maxStale` (or the server's
-/// stale-if-error), else the embedded default, else no config (UP_TO_DATE).
-/// A remote config behind the cache (docs/design.md, "Sources and the cache"). Per check: a fresh cached
-/// config answers without network; a stale one within the
-/// stale-while-revalidate window answers at once and one refresh starts in
-/// the background (docs/design.md, "The background refresh"); otherwise one
 /// fetch (one per login burst; none while backing off), made in the fetch
 /// helper (docs/design.md, "The fetch helper"); when that fails, the cache
 /// if younger than `maxStale` (or the server's stale-if-error), else the
@@ -133,15 +126,14 @@ package final class RemoteSource: ConfigSource {
         case .inProcess:
             return fetchHere(request, mode: mode)
         case .helper:
-            let helper: FetchHelper
-            switch FetchHelper.located {
-            case .failure(let failure): return .failure(GateFailure(failure.kind, "\(name): \(failure.message)"))
-            case .success(let found): helper = found
+            request.log?.add(.info, "\(name): fetching in the helper (\(request.deadline.remainingMilliseconds) ms left)")
+            let answer = HelperProcess.call(.fetch(helperRequest(request, mode: mode)), until: request.deadline) {
+                if case .log(let level, let line) = $0 { request.log?.add(level, "helper: " + line) }
+                return true
             }
-            request.log?.add(.info, "\(name): fetching in \(helper.path) (\(request.deadline.remainingMilliseconds) ms left)")
-            switch helper.run(helperRequest(request, mode: mode), until: request.deadline) {
+            switch answer {
             case .failure(let failure): return .failure(GateFailure(failure.kind, "\(name): \(failure.message)"))
-            case .success(let answer): return fetched(from: answer, request)
+            case .success(let answer): return fetched(from: answer)
             }
         }
     }
@@ -199,51 +191,26 @@ package final class RemoteSource: ConfigSource {
 
     // MARK: The helper's request and answer (docs/design.md, "The fetch helper")
 
-    /// The environment variables a fetch reads: the check's (XDG homes,
-    /// locale), and the proxies, which libcurl reads in the helper.
-    private static let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
-                                         "no_proxy", "NO_PROXY"]
-
-    private func helperRequest(_ request: LoadRequest, mode: FetchMode) -> HelperMessage {
-        var message = HelperMessage()
-        message.add("protocol", HelperService.protocolVersion)
-        message.add("mode", mode.rawValue)
-        for assignment in settings.assignments { message.add("option", assignment) }
-        if let version = request.appVersion { message.add("version", version) }
-        message.add("now", String(request.now))
+    private func helperRequest(_ request: LoadRequest, mode: FetchMode) -> HelperRequest.ConfigFetch {
         let left = mode == .background ? RefreshLimits.deadlineMilliseconds : request.deadline.remainingMilliseconds
-        message.add("deadline_ms", String(left))
-        let variables = request.environment.variables
-        for name in CheckEnvironment.names + Self.proxyVariables {
-            if let value = variables[name] ?? request.environment.value(name) { message.add("env", name + "=" + value) }
-        }
-        if let home = request.environment.cacheHome { message.add("cache_home", home) }
-        if let home = request.environment.stateHome { message.add("state_home", home) }
-        if let log = request.log { message.add("log", log.threshold.rawValue) }
-        return message
+        return HelperRequest.ConfigFetch(
+            mode: mode, options: settings.assignments, appVersion: request.appVersion, now: request.now,
+            deadlineMilliseconds: left, environment: request.environment.forwarded,
+            cacheHome: request.environment.cacheHome, stateHome: request.environment.stateHome,
+            log: request.log?.threshold)
     }
 
-    /// The helper's answer as a fetch's outcome; its log lines go to ours.
-    private func fetched(from answer: HelperMessage, _ request: LoadRequest) -> Result<FetchedConfig, GateFailure> {
-        for line in answer.values("log") {
-            let parts = line.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, let level = LogLevel(rawValue: String(parts[0])) {
-                request.log?.add(level, "helper: " + parts[1])
-            }
-        }
-        guard answer.value("outcome") == "fetched" else {
-            let kind = GateFailure.Kind.allCases.first { "\($0)" == answer.value("kind") } ?? .internalError
-            return .failure(GateFailure(kind, answer.value("message") ?? "\(name): the fetch helper failed"))
-        }
-        guard let text = answer.value("entry"), let entry = CachedConfig.decode(Array(text.utf8), key: fetcher.cacheKey),
-              let origin = answer.value("origin").flatMap(LoadedConfig.Origin.init(rawValue:)) else {
+    /// The helper's answer as a fetch's outcome.
+    private func fetched(from answer: HelperAnswer?) -> Result<FetchedConfig, GateFailure> {
+        guard case .fetched(let origin, let note, let bytes)? = answer,
+              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
             return .failure(GateFailure(.internalError, "\(name): the fetch helper's answer is malformed"))
         }
         if let trust = settings.trust, !trust.stillTrusts(entry.config) {
             return .failure(GateFailure(.signature, "\(name): the config the fetch helper brought "
                                         + "was not verified with these trusted_keys"))
         }
-        return .success(FetchedConfig(entry: entry, identity: nil, origin: origin, note: answer.value("note")))
+        return .success(FetchedConfig(entry: entry, identity: nil, origin: origin, note: note))
     }
 
     // MARK: The background refresh (docs/design.md, "The background refresh")
@@ -281,7 +248,7 @@ package final class RemoteSource: ConfigSource {
             _ = fetchHere(refreshing, mode: .background)
             return true
         case .helper:
-            switch FetchHelper.located.flatMap({ $0.start(helperRequest(refreshing, mode: .background)) }) {
+            switch HelperProcess.start(.fetch(helperRequest(refreshing, mode: .background))) {
             case .success(let pid):
                 request.log?.add(.info, "\(name): started a background refresh (fetch helper, pid \(pid))")
                 return true

@@ -59,6 +59,21 @@ package struct CheckEnvironment: Sendable {
     package static let names = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
                         "HOME", "TZ"]
 
+    /// The proxies libcurl reads from the environment (in the helper).
+    package static let proxyNames = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+                                     "no_proxy", "NO_PROXY"]
+
+    /// What a fetch in the helper needs of the host's environment: `names`
+    /// and the proxies, those set.
+    package var forwarded: [String: String] {
+        let variables = self.variables
+        var forwarded: [String: String] = [:]
+        for name in Self.names + Self.proxyNames {
+            if let value = variables[name] ?? value(name) { forwarded[name] = value }
+        }
+        return forwarded
+    }
+
     package func value(_ name: String) -> String? {
         if let fixed { return fixed[name] }
         return getenv(name).flatMap { String(validatingCString: $0) }

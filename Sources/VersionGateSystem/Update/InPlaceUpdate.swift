@@ -18,14 +18,6 @@ package enum InPlaceUpdate {
 
         package init(op: Int, count: Int, percent: Int) { (self.op, self.count, self.percent) = (op, count, percent) }
 
-        /// "op count percent", as the helper sends it.
-        init?(record: String) {
-            let numbers = record.split(separator: " ").compactMap { Int64(decimal: String($0)).flatMap { Int(exactly: $0) } }
-            guard numbers.count == 3 else { return nil }
-            self.init(op: numbers[0], count: numbers[1], percent: numbers[2])
-        }
-
-        var record: String { "\(op) \(count) \(percent)" }
     }
 
     package struct Report: Sendable {
@@ -52,35 +44,23 @@ package enum InPlaceUpdate {
     /// Updates this app through the helper. `onProgress` is called on this
     /// thread for each step; returning false cancels: this call returns at
     /// once, and the portal may still finish installing in the background
-    /// (its helper is left to see it through; see FetchHelper.converse).
+    /// (its helper is left to see it through; see HelperProcess.call).
     package static func run(onProgress: (Progress) -> Bool) -> Report {
         guard isFlatpak else {
             return Report(.notFlatpak, "not inside a Flatpak (\(flatpakInfo) is missing): update from the store")
         }
-        let helper: FetchHelper
-        switch FetchHelper.located {
-        case .failure(let failure): return Report(.unavailable, failure.message)
-        case .success(let found): helper = found
-        }
-        var request = HelperMessage()
-        request.add("protocol", HelperService.protocolVersion)
-        request.add("mode", "update")
-        request.add("max_seconds", "\(maxSeconds)")
-        var answer = HelperMessage()
-        let ran = helper.converse(request, passingStdio: false, until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {
-            if $0.name == "progress", let progress = Progress(record: $0.value) { return onProgress(progress) }
-            answer.add($0.name, $0.value)
+        if case .failure(let failure) = HelperProcess.located { return Report(.unavailable, failure.message) }
+        let ran = HelperProcess.call(.update(maxSeconds: maxSeconds),
+                                     until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {
+            if case .progress(let progress) = $0 { return onProgress(progress) }
             return true
         }
         switch ran {
         case .failure(let failure): return Report(.failed, failure.message)
-        case .success(false):
+        case .success(nil):
             return Report(.cancelled, "cancelled by the host (the portal may still finish installing the update)")
-        case .success(true):
-            guard let outcome = answer.value("outcome").flatMap(UpdateOutcome.init(name:)) else {
-                return Report(.failed, "the helper \(helper.path) ended without an outcome (did it die?)")
-            }
-            return Report(outcome, answer.value("message") ?? "")
+        case .success(.updated(let outcome, let message)?): return Report(outcome, message)
+        case .success(let other?): return Report(.failed, "the helper answered an update with \(other)")
         }
     }
 
@@ -90,29 +70,11 @@ package enum InPlaceUpdate {
     package static func restart(arguments: [String], directory: String, wait: Bool) -> Result<Int32?, GateFailure> {
         guard isFlatpak else { return .failure(GateFailure(.update, "not inside a Flatpak: nothing to restart into")) }
         guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
-        let helper: FetchHelper
-        switch FetchHelper.located {
+        let request = HelperRequest.Restart(directory: directory, wait: wait, arguments: arguments)
+        switch HelperProcess.call(.restart(request), until: nil, passingStdio: true) {
         case .failure(let failure): return .failure(GateFailure(.update, failure.message))
-        case .success(let found): helper = found
-        }
-        var request = HelperMessage()
-        request.add("protocol", HelperService.protocolVersion)
-        request.add("mode", "restart")
-        request.add("cwd", directory)
-        if wait { request.add("wait", "1") }
-        for argument in arguments { request.add("arg", argument) }
-        var answer = HelperMessage()
-        let ran = helper.converse(request, passingStdio: true, until: nil) {
-            answer.add($0.name, $0.value)
-            return true
-        }
-        if case .failure(let failure) = ran { return .failure(GateFailure(.update, failure.message)) }
-        switch answer.value("outcome") {
-        case "started": return .success(nil)
-        case "exited": return .success(answer.value("status").flatMap { Int64(decimal: $0) }.map { Int32(clamping: $0) } ?? 1)
-        default:
-            return .failure(GateFailure(.update, answer.value("message")
-                                        ?? "the helper \(helper.path) ended without an answer (did it die?)"))
+        case .success(.restarted(let status)?): return .success(status)
+        case .success(let other): return .failure(GateFailure(.update, "the helper answered a restart with \(String(describing: other))"))
         }
     }
 

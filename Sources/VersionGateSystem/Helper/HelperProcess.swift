@@ -4,8 +4,9 @@ import SystemShim
 import Glibc
 #endif
 
-/// The process every fetch runs in, as the library starts it
-/// (docs/design.md, "The fetch helper"): `versiongate-helper LIBRARY`, found
+/// The helper process, as the library starts it (docs/design.md, "The
+/// fetch helper"): every fetch, HTTP exchange and update in place runs in
+/// it, one request each, `versiongate-helper LIBRARY`, found
 /// in the `versiongate` directory beside the library's own file, trusted
 /// only when no other user could have written it.
 ///
@@ -14,7 +15,7 @@ import Glibc
 /// mask). The helper is started detached (`vg_system_spawn`): it is
 /// never the host's child, in a process group of its own that `run` kills
 /// at the deadline.
-package struct FetchHelper: Sendable {
+package struct HelperProcess: Sendable {
     package let path: String
     /// The library's file, which the helper loads (the same code on both ends).
     package let library: String
@@ -23,9 +24,9 @@ package struct FetchHelper: Sendable {
     package static let relativePath = "versiongate/versiongate-helper"
 
     /// Found once per process: where the library is does not change.
-    package static let located: Result<FetchHelper, GateFailure> = locate()
+    package static let located: Result<HelperProcess, GateFailure> = locate()
 
-    private static func locate() -> Result<FetchHelper, GateFailure> {
+    private static func locate() -> Result<HelperProcess, GateFailure> {
         guard let library = libraryPath() else {
             return .failure(GateFailure(.network, "no fetch helper: the library's own path is unknown"))
         }
@@ -33,7 +34,7 @@ package struct FetchHelper: Sendable {
         if let problem = trustProblem(path) {
             return .failure(GateFailure(.network, "no fetch helper: \(problem)"))
         }
-        return .success(FetchHelper(path: path, library: library))
+        return .success(HelperProcess(path: path, library: library))
     }
 
     /// The library's file, symlinks resolved (dladdr on a function of ours).
@@ -67,78 +68,76 @@ package struct FetchHelper: Sendable {
         return nil
     }
 
-    /// Runs `request` and waits for the answer until `deadline` (the
-    /// helper's own, which it keeps) and a grace of 5 % (at most 150 ms) for
-    /// the answer to arrive; then the helper's process group is killed and
-    /// the fetch has failed. Within the header's promise of the deadline + 10 %.
-    package func run(_ request: HelperMessage, until deadline: Deadline) -> Result<HelperMessage, GateFailure> {
-        let left = deadline.remainingMilliseconds
-        let deadline = Deadline(afterMilliseconds: left + min(left / 20, 150))
-        let pid: pid_t, answers: Int32
-        switch startAnswering(request, passingStdio: false) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let started): (pid, answers) = started
-        }
-        defer { close(answers) }
-        guard let bytes = readAll(answers, until: deadline) else {
-            // No EOF yet: the helper holds the pipe, so it (and its group) still exists.
-            kill(-pid, SIGKILL)
-            return .failure(GateFailure(.timeout, "the deadline passed while the fetch helper was fetching "
-                                        + "(pid \(pid), killed)"))
-        }
-        guard let answer = HelperMessage.decode(bytes), answer.value("outcome") != nil else {
-            return .failure(GateFailure(.internalError, "the fetch helper \(path) gave no answer "
-                                        + "(\(bytes.count) bytes; did it die?)"))
-        }
-        return .success(answer)
+    /// The one way the host asks the helper anything: finds it (trusted),
+    /// sends `request` and reads what comes back until the final answer.
+    /// Interim records go to `onInterim` as they arrive; when it returns
+    /// false the host stops listening (nil): the helper is left to finish
+    /// by itself, its writes failing quietly (killing an update's helper
+    /// mid-way crashes flatpak-portal 1.14: docs/design.md, "Updating in
+    /// place"). At `deadline` (nil: none) the helper's process group is
+    /// killed. With `passingStdio` the host's descriptors 0-2 reach the
+    /// helper as its 3-5. A `failed` answer comes back as the failure.
+    package static func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool = false,
+                             onInterim: (HelperAnswer.Interim) -> Bool = { _ in true }) -> Result<HelperAnswer?, GateFailure> {
+        located.flatMap { $0.call(request, until: deadline, passingStdio: passingStdio, onInterim: onInterim) }
     }
 
-    /// Starts `request` and returns at once, once the helper is exec'd: a
+    /// Starts `request` and returns at once, once the helper is started: a
     /// background refresh, which nobody waits for. The helper's pid.
-    package func start(_ request: HelperMessage) -> Result<pid_t, GateFailure> {
-        start(request, answer: -1, lowPriority: true)
+    package static func start(_ request: HelperRequest) -> Result<pid_t, GateFailure> {
+        located.flatMap { $0.start(request.message(), answer: -1, lowPriority: true) }
     }
 
-    /// Runs `request` while the helper answers record by record (an update's
-    /// progress): `onRecord` gets each as it arrives, and returning false
-    /// stops listening: the helper is left to finish by itself, its writes
-    /// failing quietly (killing an update's helper mid-way crashes
-    /// flatpak-portal 1.14: docs/design.md, "Updating in place"). Waits
-    /// until the helper ends or `deadline` passes (nil: no limit; then the
-    /// helper's group is killed). With `passingStdio` the host's
-    /// descriptors 0-2 reach the helper as its 3-5. True when the helper
-    /// ended by itself, false when `onRecord` stopped listening.
-    package func converse(_ request: HelperMessage, passingStdio: Bool, until deadline: Deadline?,
-                          onRecord: (HelperMessage.Record) -> Bool) -> Result<Bool, GateFailure> {
+    private func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool,
+                      onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
+        // The helper keeps the deadline itself; a grace of 5 % (at most
+        // 150 ms) lets its answer arrive: within the header's deadline + 10 %.
+        let deadline = deadline.map { Deadline(afterMilliseconds: $0.remainingMilliseconds + min($0.remainingMilliseconds / 20, 150)) }
         let pid: pid_t, answers: Int32
-        switch startAnswering(request, passingStdio: passingStdio) {
+        switch startAnswering(request.message(), passingStdio: passingStdio) {
         case .failure(let failure): return .failure(failure)
         case .success(let started): (pid, answers) = started
         }
         defer { close(answers) }
+        var final = HelperMessage(), finalBytes = 0
         var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             var ready = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
             let waited = poll(&ready, 1, deadline.map { Int32(clamping: $0.remainingMilliseconds) } ?? -1)
             if waited < 0 && systemErrno == EINTR { continue }
             guard waited > 0 else {
+                // No EOF yet: the helper holds the pipe, so it (and its group) still exists.
                 kill(-pid, SIGKILL)
-                return .failure(GateFailure(.timeout, "the helper (pid \(pid)) did not finish in time; killed"))
+                return .failure(GateFailure(.timeout, "the deadline passed while the fetch helper was at work "
+                                            + "(pid \(pid), killed)"))
             }
             let count = chunk.withUnsafeMutableBytes { read(answers, $0.baseAddress, $0.count) }
             if count < 0 && (systemErrno == EINTR || systemErrno == EAGAIN) { continue }
-            guard count > 0 else { return .success(true) }
+            guard count > 0 else { break }
             pending += chunk[..<count]
             while let end = pending.firstIndex(of: 0) {
                 let record = HelperMessage.decode(Array(pending[...end]))?.records.first
                 pending.removeSubrange(...end)
-                if let record, !onRecord(record) { return .success(false) }
+                guard let record else { continue }
+                if let interim = HelperAnswer.Interim(record) {
+                    guard onInterim(interim) else { return .success(nil) }
+                } else {
+                    final.add(record.name, record.value)
+                    finalBytes += record.name.utf8.count + record.value.utf8.count + 2
+                }
             }
-            guard pending.count <= HelperMessage.maxBytes else {
+            guard pending.count + finalBytes <= HelperMessage.maxBytes else {
                 kill(-pid, SIGKILL)
-                return .failure(GateFailure(.internalError, "the helper sent a record over \(HelperMessage.maxBytes) bytes"))
+                return .failure(GateFailure(.internalError, "the helper sent an answer over \(HelperMessage.maxBytes) bytes"))
             }
+        }
+        switch HelperAnswer.decode(final) {
+        case .failed(let failure)?: return .failure(failure)
+        case let answer?: return .success(answer)
+        case nil:
+            return .failure(GateFailure(.internalError, "the helper \(path) gave no answer "
+                                        + "(\(final.records.count) records; did it die?)"))
         }
     }
 
@@ -183,24 +182,6 @@ package struct FetchHelper: Sendable {
 
     /// F_SETPIPE_SZ (Linux-specific; the header hides it from Swift).
     private static let setPipeSize: Int32 = 1024 + 7
-
-    /// Everything until EOF; nil when the deadline came first (or more than
-    /// the largest answer arrived: nothing of ours sends that).
-    private func readAll(_ fd: Int32, until deadline: Deadline) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let waited = poll(&ready, 1, Int32(clamping: deadline.remainingMilliseconds))
-            if waited < 0 && systemErrno == EINTR { continue }
-            guard waited > 0 else { return nil }
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && (systemErrno == EINTR || systemErrno == EAGAIN) { continue }
-            guard count > 0 else { return count == 0 ? bytes : nil }
-            bytes += chunk[..<count]
-            guard bytes.count <= HelperMessage.maxBytes else { return nil }
-        }
-    }
 
     private func failure(_ what: String, errno code: Int32) -> GateFailure {
         GateFailure(.network, "fetch helper: \(what): \(String(cString: strerror(code)))")

@@ -1,7 +1,8 @@
 import VersionGateCore
 
-/// A request to the fetch helper, or its answer (docs/design.md, "The fetch
-/// helper"): `name=value` records in order, each ended by a NUL. No value
+/// The helper's wire form (docs/design.md, "The helper's protocol"):
+/// `name=value` records in order, each ended by a NUL. HelperRequest and
+/// HelperAnswer alone write and read them. No value
 /// holds a NUL: options are C strings, and so are the environment's
 /// values; a cached config is JSON.
 package struct HelperMessage: Sendable, Equatable {
@@ -52,5 +53,17 @@ package struct HelperMessage: Sendable, Equatable {
             message.add(name, value)
         }
         return message
+    }
+
+    /// A non-negative decimal that fits an Int.
+    package static func integer(_ text: String) -> Int? {
+        Int64(decimal: text).flatMap { Int(exactly: $0) }
+    }
+
+    /// `text` split at the first `separator` (a value may hold more); all
+    /// of it and "" when there is none.
+    package static func split(_ text: String, at separator: Character) -> (String, String) {
+        guard let found = text.firstIndex(of: separator) else { return (text, "") }
+        return (String(text[..<found]), String(text[text.index(after: found)...]))
     }
 }

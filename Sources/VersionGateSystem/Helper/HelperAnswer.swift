@@ -1,0 +1,109 @@
+import VersionGateCore
+
+/// What the helper sends back (docs/design.md, "The helper's protocol"):
+/// any number of interim records (an update's progress, log lines) as they
+/// happen, then one final answer, then end of file.
+package enum HelperAnswer: Sendable {
+    /// A fetch's config, as the cache file holds it (CachedConfig's JSON).
+    case fetched(origin: LoadedConfig.Origin, note: String?, entry: [UInt8])
+    /// An HTTP exchange's response, whatever its status.
+    case response(HTTPResponse)
+    /// How an update in place ended.
+    case updated(UpdateOutcome, message: String)
+    /// The restarted version started; with `status`, it ran and ended.
+    case restarted(status: Int32?)
+    /// The request could not be served: the failure, kind and message.
+    case failed(GateFailure)
+
+    /// A record sent before the final answer.
+    package enum Interim: Sendable, Equatable {
+        case progress(InPlaceUpdate.Progress)
+        case log(LogLevel, String)
+    }
+
+    package func message() -> HelperMessage {
+        var message = HelperMessage()
+        switch self {
+        case .fetched(let origin, let note, let entry):
+            message.add("outcome", "fetched")
+            message.add("origin", origin.rawValue)
+            if let note { message.add("note", note) }
+            message.add("entry", String(decoding: entry, as: UTF8.self))
+        case .response(let response):
+            message.add("outcome", "response")
+            message.add("status", String(response.status))
+            message.add("url", response.url)
+            for header in response.headers { message.add("header", header.name + ": " + header.value) }
+            message.add("body", Hex.encoded(response.body))
+        case .updated(let outcome, let text):
+            message.add("outcome", "updated")
+            message.add("update", outcome.name)
+            message.add("message", text)
+        case .restarted(let status):
+            message.add("outcome", "restarted")
+            if let status { message.add("status", String(status)) }
+        case .failed(let failure):
+            message.add("outcome", "failed")
+            message.add("kind", "\(failure.kind)")
+            message.add("message", failure.message)
+        }
+        return message
+    }
+
+    /// The final answer in `message`; nil when it is not one (a helper of
+    /// another build, or one that died mid-answer).
+    package static func decode(_ message: HelperMessage) -> HelperAnswer? {
+        switch message.value("outcome") {
+        case "fetched":
+            guard let origin = message.value("origin").flatMap(LoadedConfig.Origin.init(rawValue:)),
+                  let entry = message.value("entry") else { return nil }
+            return .fetched(origin: origin, note: message.value("note"), entry: Array(entry.utf8))
+        case "response":
+            guard let status = message.value("status").flatMap(HelperMessage.integer),
+                  let body = message.value("body").flatMap(Hex.decoded) else { return nil }
+            let headers = message.values("header").map { HelperMessage.split($0, at: ":") }
+                .map { (name: $0.0, value: String($0.1.drop { $0 == " " })) }
+            return .response(HTTPResponse(status: status, headers: headers, body: body, url: message.value("url") ?? ""))
+        case "updated":
+            guard let outcome = message.value("update").flatMap(UpdateOutcome.init(name:)) else { return nil }
+            return .updated(outcome, message: message.value("message") ?? "")
+        case "restarted":
+            guard let text = message.value("status") else { return .restarted(status: nil) }
+            guard let status = HelperMessage.integer(text) else { return nil }
+            return .restarted(status: Int32(clamping: status))
+        case "failed":
+            let kind = GateFailure.Kind.allCases.first { "\($0)" == message.value("kind") } ?? .internalError
+            return .failed(GateFailure(kind, message.value("message") ?? "the helper failed"))
+        default:
+            return nil
+        }
+    }
+}
+
+extension HelperAnswer.Interim {
+    /// One record of its own.
+    package var record: HelperMessage {
+        var message = HelperMessage()
+        switch self {
+        case .progress(let progress): message.add("progress", "\(progress.op) \(progress.count) \(progress.percent)")
+        case .log(let level, let line): message.add("log", level.rawValue + " " + line)
+        }
+        return message
+    }
+
+    /// The interim record `record` is; nil when it is part of the final answer.
+    package init?(_ record: HelperMessage.Record) {
+        switch record.name {
+        case "progress":
+            let numbers = record.value.split(separator: " ").compactMap { HelperMessage.integer(String($0)) }
+            guard numbers.count == 3 else { return nil }
+            self = .progress(InPlaceUpdate.Progress(op: numbers[0], count: numbers[1], percent: numbers[2]))
+        case "log":
+            let (level, line) = HelperMessage.split(record.value, at: " ")
+            guard let level = LogLevel(rawValue: level) else { return nil }
+            self = .log(level, line)
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import VersionGateCore
+
+/// What the host asks of the helper (docs/design.md, "The helper's
+/// protocol"): one request per helper process, every mode the helper runs.
+/// The wire form is HelperMessage's records; this type is the only code
+/// that writes or reads them, and the only place the protocol's version is.
+package enum HelperRequest: Sendable {
+    /// A remote source's fetch: a check waiting for it, a refresh, or a
+    /// background refresh nobody waits for.
+    case fetch(ConfigFetch)
+    /// One HTTP exchange for the host (the App Store lookup, channel questions).
+    case http(HTTPRequest, TransportLimits)
+    /// Update this Flatpak app in place through the portal, for at most `maxSeconds`.
+    case update(maxSeconds: Int)
+    /// Start the newest installed version of this Flatpak app.
+    case restart(Restart)
+
+    /// Bumped whenever a request or an answer changes shape: a helper from
+    /// another build refuses rather than misreads.
+    package static let protocolVersion = "2"
+
+    package struct ConfigFetch: Sendable, Equatable {
+        package var mode: RemoteSource.FetchMode
+        /// The client's options as `key=value` (ClientOptions.assignmentList).
+        package var options: [String]
+        package var appVersion: String?
+        /// Wall clock, Unix seconds: the host's, so both ends age alike.
+        package var now: Int64
+        package var deadlineMilliseconds: Int
+        /// The variables a fetch reads (CheckEnvironment.forwardedNames).
+        package var environment: [String: String]
+        package var cacheHome: String?
+        package var stateHome: String?
+        /// The host's log threshold; nil when nobody listens.
+        package var log: LogLevel?
+    }
+
+    package struct Restart: Sendable, Equatable {
+        package var directory: String
+        /// Wait for the new version to end and answer its exit status.
+        package var wait: Bool
+        package var arguments: [String]
+    }
+
+    private enum Mode: String {
+        case fetch, refresh, background, http, update, restart
+    }
+
+    package func message() -> HelperMessage {
+        var message = HelperMessage()
+        message.add("protocol", Self.protocolVersion)
+        switch self {
+        case .fetch(let fetch):
+            message.add("mode", fetch.mode.rawValue)
+            for option in fetch.options { message.add("option", option) }
+            if let version = fetch.appVersion { message.add("version", version) }
+            message.add("now", String(fetch.now))
+            message.add("deadline_ms", String(fetch.deadlineMilliseconds))
+            for (name, value) in fetch.environment.sorted(by: { $0.key < $1.key }) { message.add("env", name + "=" + value) }
+            if let home = fetch.cacheHome { message.add("cache_home", home) }
+            if let home = fetch.stateHome { message.add("state_home", home) }
+            if let log = fetch.log { message.add("log", log.rawValue) }
+        case .http(let request, let limits):
+            message.add("mode", Mode.http.rawValue)
+            message.add("url", request.url)
+            if let body = request.body { message.add("body", Hex.encoded(body)) }
+            for header in request.headers { message.add("header", header.name + ": " + header.value) }
+            if request.credentialsStayWithOrigin { message.add("credentials", "1") }
+            message.add("timeout_ms", String(limits.timeoutMs))
+            message.add("max_body_bytes", String(limits.maxBodyBytes))
+            if let caFile = limits.caFile { message.add("ca_file", caFile) }
+        case .update(let seconds):
+            message.add("mode", Mode.update.rawValue)
+            message.add("max_seconds", String(seconds))
+        case .restart(let restart):
+            message.add("mode", Mode.restart.rawValue)
+            message.add("cwd", restart.directory)
+            if restart.wait { message.add("wait", "1") }
+            for argument in restart.arguments { message.add("arg", argument) }
+        }
+        return message
+    }
+
+    /// The request `message` carries; a refusal names what is wrong with it.
+    package static func decode(_ message: HelperMessage) -> Result<HelperRequest, GateFailure> {
+        guard message.value("protocol") == protocolVersion else {
+            return .failure(GateFailure(.internalError, "the helper speaks protocol \(protocolVersion), "
+                                        + "not \(message.value("protocol") ?? "none")"))
+        }
+        let malformed = GateFailure(.internalError, "the helper's \(message.value("mode") ?? "") request is malformed")
+        switch message.value("mode").flatMap(Mode.init(rawValue:)) {
+        case .fetch, .refresh, .background:
+            guard let mode = message.value("mode").flatMap(RemoteSource.FetchMode.init(rawValue:)),
+                  let now = message.value("now").flatMap({ Int64(decimal: $0) }),
+                  let deadline = message.value("deadline_ms").flatMap(HelperMessage.integer) else { return .failure(malformed) }
+            var environment: [String: String] = [:]
+            for pair in message.values("env") {
+                let (name, value) = HelperMessage.split(pair, at: "=")
+                environment[name] = value
+            }
+            return .success(.fetch(ConfigFetch(
+                mode: mode, options: message.values("option"), appVersion: message.value("version"), now: now,
+                deadlineMilliseconds: deadline, environment: environment, cacheHome: message.value("cache_home"),
+                stateHome: message.value("state_home"), log: message.value("log").flatMap(LogLevel.init(rawValue:)))))
+        case .http:
+            guard let url = message.value("url"), let timeout = message.value("timeout_ms").flatMap(HelperMessage.integer),
+                  let maxBody = message.value("max_body_bytes").flatMap(HelperMessage.integer) else { return .failure(malformed) }
+            var body: [UInt8]?
+            if let hex = message.value("body") {
+                guard let bytes = Hex.decoded(hex) else { return .failure(malformed) }
+                body = bytes
+            }
+            var limits = TransportLimits()
+            limits.timeoutMs = timeout
+            limits.maxBodyBytes = maxBody
+            limits.caFile = message.value("ca_file")
+            let headers = message.values("header").map { HelperMessage.split($0, at: ":") }.map { ($0.0, String($0.1.drop { $0 == " " })) }
+            return .success(.http(HTTPRequest(url: url, body: body, headers: headers,
+                                              credentialsStayWithOrigin: message.value("credentials") == "1"), limits))
+        case .update:
+            return .success(.update(maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer) ?? InPlaceUpdate.maxSeconds))
+        case .restart:
+            return .success(.restart(Restart(directory: message.value("cwd") ?? "/", wait: message.value("wait") == "1",
+                                             arguments: message.values("arg"))))
+        case nil:
+            return .failure(GateFailure(.internalError, "the helper has no mode \(OneLine.quoted(message.value("mode") ?? "", max: 32))"))
+        }
+    }
+}

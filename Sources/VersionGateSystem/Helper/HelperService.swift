@@ -1,0 +1,58 @@
+import VersionGateCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The helper's side (docs/design.md, "The helper's protocol"): reads one
+/// request, serves it with the network and the portal in this process, and
+/// writes the answer. What `versiongate-helper` runs through
+/// `vg__helper_main`; nothing else reaches it.
+package enum HelperService {
+    /// Serves the request on `input` and answers on `output`; the exit status.
+    package static func serve(input: Int32, output: Int32) -> Int32 {
+        let answer: HelperAnswer
+        if let bytes = readToEnd(input, maxBytes: HelperMessage.maxBytes), let message = HelperMessage.decode(bytes) {
+            switch HelperRequest.decode(message) {
+            case .failure(let failure): answer = .failed(failure)
+            case .success(let request): answer = serve(request) { send($0.record.encoded(), to: output) }
+            }
+        } else {
+            answer = .failed(GateFailure(.internalError, "the helper could not read its request"))
+        }
+        return send(answer.message().encoded(), to: output) ? 0 : 1
+    }
+
+    /// The dispatch table: each mode and who serves it. `interim` sends a
+    /// record to the host at once.
+    package static func serve(_ request: HelperRequest, interim: @escaping (HelperAnswer.Interim) -> Void) -> HelperAnswer {
+        switch request {
+        case .fetch(let fetch): FetchService.fetch(fetch, interim: interim)
+        case .http(let http, let limits): exchange(http, limits)
+        case .update(let seconds): UpdateService.update(maxSeconds: seconds, interim: interim)
+        case .restart(let restart): UpdateService.restart(restart)
+        }
+    }
+
+    /// Writes all of `bytes`; false when the host stopped listening (its deadline).
+    @discardableResult
+    static func send(_ bytes: [UInt8], to output: Int32) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+            if n < 0 && systemErrno == EINTR { continue }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
+    }
+
+    /// One HTTP exchange for the host (HelperTransport).
+    private static func exchange(_ request: HTTPRequest, _ limits: TransportLimits) -> HelperAnswer {
+        alarm(UInt32(clamping: limits.timeoutMs / 1000 + 15))
+        do throws(TransportError) {
+            return .response(try CurlTransport().send(request, limits: limits))
+        } catch {
+            return .failed(error.failure)
+        }
+    }
+}
