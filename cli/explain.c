@@ -71,6 +71,8 @@ int vgcli_explain(const vgcli_args *args) {
     operator_value(result, "latest_key", "latest", "latest");
     operator_value(result, "rollout_percent_key", "rollout percent", "rollout_percent");
     field(result, "this installation's bucket:", "rollout_bucket");
+    field(result, "the user's channel (asked before a block):", "channel");
+    field(result, "what it serves this system:", "channel_version");
 
     printf("3. Decision\n");
     field(result, "status:", "status");

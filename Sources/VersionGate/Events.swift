@@ -17,7 +17,8 @@ struct EventTarget: @unchecked Sendable {   // the host owns userdata and says i
 
 extension ResultFields {
     /// The result fields a `decided` event carries, in this order.
-    static let decidedKeys = ["status", "rule", "reason", "min_required", "latest", "origin", "should_prompt"]
+    static let decidedKeys = ["status", "rule", "reason", "min_required", "latest", "origin", "should_prompt",
+                              "channel", "channel_version"]
 
     /// Those fields of `result` as the result's JSON writes them.
     static func members(_ keys: [String], of result: GateResult) -> [(String, JSONValue)] {

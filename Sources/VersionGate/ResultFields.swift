@@ -33,6 +33,8 @@ enum ResultFields {
             .text(result.decision.snapshot.flatMap { $0.blockedVersions.isEmpty ? nil : join($0.blockedVersions, separator: ",") })
         },
         ResultField(key: "blocked_versions_key") { key($0, GateConfig.blockedVersionsKey) },
+        ResultField(key: "channel") { .text($0.decision.channel?.channel) },
+        ResultField(key: "channel_version") { .text($0.decision.channel?.version) },
         ResultField(key: "config_age_s") { .number($0.configAgeSeconds) },
         ResultField(key: "current") { .text($0.current) },
         ResultField(key: "dismiss_label") { .text($0.dismissLabel?.string) },

@@ -524,7 +524,7 @@ class Result(_Handle):
     def rule(self) -> str:
         """``vg_result_rule``: the rule that decided ("blocked", "below_minimum",
         "grace_period", "below_latest", "outside_rollout", "up_to_date",
-        "fail_open", "requirements_unmet"; more may be added)."""
+        "fail_open", "requirements_unmet", "channel_behind"; more may be added)."""
         return _decode(vg_result_rule(self._h()))
 
     def get(self, key: str) -> Optional[str]:
@@ -533,6 +533,8 @@ class Result(_Handle):
         return _decode(vg_result_get(self._h(), key.encode("utf-8")))
 
     reason = _text_field("reason", "The decision for people, naming the numbers.")
+    channel = _text_field("channel", "The user's channel a MANDATORY asked (appstore, snap, flathub, apt), or None.")
+    channel_version = _text_field("channel_version", "The newest version that channel serves this system, or None.")
     blocked_versions = _text_field("blocked_versions", "The valid blocked versions, comma-separated.")
     blocked_versions_key = _text_field("blocked_versions_key", "The key blocked_versions came from.")
     latest_key = _text_field("latest_key", "The key latest came from.")

@@ -320,8 +320,9 @@ typedef void (*vg_event_fn)(const char *event_json, void *userdata);
  * Kinds and their own members (append-only):
  * BEGIN EVENT KINDS
  *   decided           every vg_client_check: status, rule, reason,
- *                     min_required, latest, origin (the result's fields of
- *                     those names) and should_prompt (boolean)
+ *                     min_required, latest, origin, channel,
+ *                     channel_version (the result's fields of those names)
+ *                     and should_prompt (boolean)
  *   outcome           vg_client_report: outcome ("shown", "update", "later",
  *                     "skip", "dismissed", "store_opened",
  *                     "store_open_failed"), status, latest, and for
@@ -487,6 +488,8 @@ const char *vg_result_latest(const vg_result *result);
  *   "fail_open"        no config decided, or the version is invalid: UP_TO_DATE
  *   "requirements_unmet" below latest, whose latest_version_<platform>_requires
  *                      this system does not meet: UP_TO_DATE
+ *   "channel_behind"   below the minimum, which the user's own channel (the
+ *                      "channel" field) does not serve this system yet: OPTIONAL (1.2)
  * The result's "reason" field says the same for people, naming the numbers. */
 const char *vg_result_rule(const vg_result *result);
 
@@ -495,6 +498,10 @@ const char *vg_result_rule(const vg_result *result);
  *   action_label               text    the update button's label, or null
  *   blocked_versions           text    the valid blocked_versions_<platform>, comma-separated, or null
  *   blocked_versions_key       text    the key blocked_versions came from, e.g. "blocked_versions_linux" (1.2), or null
+ *   channel                    text    the user's channel a MANDATORY asked: "appstore", "snap",
+ *                                      "flathub" or "apt" (1.2), or null when none was asked
+ *   channel_version            text    the newest version that channel serves this system (1.2),
+ *                                      or null when it could not be asked
  *   config_age_s               number  seconds since a remote config was fetched, or null
  *   current                    text    the current version, trimmed; null when invalid
  *   dismiss_label              text    the dismiss button's label (OPTIONAL), or null

@@ -41,4 +41,7 @@ package struct GateConfig: Sendable, Equatable {
     /// What each version needs of the system (docs/design.md, "Requirements").
     package static func minRequiresKey(platform: String) -> String { "min_required_version_\(platform)_requires" }
     package static func latestRequiresKey(platform: String) -> String { "latest_version_\(platform)_requires" }
+    /// "true": the minimum blocks whatever the user's channel serves (a
+    /// security kill; docs/design.md, "Asking the channel").
+    package static func strictMinimumKey(platform: String) -> String { "strict_min_required_\(platform)" }
 }

@@ -71,7 +71,8 @@ package enum GateLint {
             [GateConfig.minRequiredKey(platform: platform), GateConfig.latestKey(platform: platform),
              GateConfig.updateURLKey(platform: platform), GateConfig.blockedVersionsKey(platform: platform),
              GateConfig.minEffectiveAtKey(platform: platform), GateConfig.rolloutPercentKey(platform: platform),
-             GateConfig.minRequiresKey(platform: platform), GateConfig.latestRequiresKey(platform: platform)]
+             GateConfig.minRequiresKey(platform: platform), GateConfig.latestRequiresKey(platform: platform),
+             GateConfig.strictMinimumKey(platform: platform)]
         }
         return keys.sorted().compactMap { key in
             guard !known.contains(key), !key.hasPrefix(GateConfig.updateMessageKey + "_"),

@@ -7,12 +7,15 @@ package final class CatalogTexts: Sendable {
     package let mandatoryTitle, mandatoryMessage, optionalTitle, optionalMessage, updateLabel, laterLabel, skipLabel: CText
     /// MANDATORY's message when this system does not meet the required version's requirements.
     package let mandatoryUnsupportedMessage: CText
+    /// A MANDATORY the user's channel cannot satisfy yet, softened to OPTIONAL.
+    package let channelMessage: CText
 
     private init(_ catalog: MessageCatalog) {
         language = catalog.language
         mandatoryTitle = CText(catalog.mandatoryTitle)
         mandatoryMessage = CText(catalog.mandatoryMessage)
         mandatoryUnsupportedMessage = CText(catalog.mandatoryUnsupportedMessage)
+        channelMessage = CText(catalog.channelMessage)
         optionalTitle = CText(catalog.optionalTitle)
         optionalMessage = CText(catalog.optionalMessage)
         updateLabel = CText(catalog.updateLabel)

@@ -7,6 +7,9 @@ package struct MessageCatalog: Sendable, Equatable {
     /// MANDATORY's message, instead of `mandatoryMessage`, when the required version has
     /// requirements this system does not meet (e.g. a newer glibc): updating will not help here.
     package let mandatoryUnsupportedMessage: String
+    /// The message of a MANDATORY softened because the user's channel does
+    /// not serve the required version yet (docs/design.md, "Asking the channel").
+    package let channelMessage: String
     /// OPTIONAL's third button (vg_client_skip_version).
     package let skipLabel: String
     /// The grace period's message (OPTIONAL until a minimum takes effect); {date} is the date.
@@ -22,8 +25,9 @@ package struct MessageCatalog: Sendable, Equatable {
     package init(language: String, mandatoryTitle: String, mandatoryMessage: String, mandatoryUnsupportedMessage: String,
                  optionalTitle: String, optionalMessage: String, updateLabel: String, laterLabel: String,
                  skipLabel: String, requiredFromMessage: String, datePattern: String, months: [String],
-                 firstDay: String) {
+                 firstDay: String, channelMessage: String) {
         self.language = language
+        self.channelMessage = channelMessage
         self.mandatoryTitle = mandatoryTitle
         self.mandatoryMessage = mandatoryMessage
         self.mandatoryUnsupportedMessage = mandatoryUnsupportedMessage
@@ -109,6 +113,7 @@ extension MessageCatalog {
         self.init(language: row.tag, mandatoryTitle: text(0), mandatoryMessage: text(1),
                   mandatoryUnsupportedMessage: text(2), optionalTitle: text(3), optionalMessage: text(4),
                   updateLabel: text(5), laterLabel: text(6), skipLabel: text(7), requiredFromMessage: text(8),
-                  datePattern: text(9), months: (10..<22).map(text), firstDay: text(22))
+                  datePattern: text(9), months: (10..<22).map(text), firstDay: text(22),
+                  channelMessage: text(23))
     }
 }

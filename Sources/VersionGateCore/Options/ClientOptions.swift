@@ -52,6 +52,11 @@ package struct ClientOptions: Sendable, Equatable {
     /// nil = from the locale's region, else "us".
     package var country: String?
     package var itunesEndpoint = "https://itunes.apple.com"
+    /// Asking the channel (docs/design.md, "Asking the channel").
+    package var snapStoreEndpoint = "https://api.snapcraft.io"
+    package var flathubEndpoint = "https://flathub.org"
+    /// The distribution package the app comes from: its candidate in apt's lists.
+    package var distroPackage: String?
     package var urlPolicy = StoreURLPolicy.standard
     /// Checked when used: the host list may be set after it.
     package var fallbackURL: String?
@@ -247,6 +252,23 @@ extension ClientOptions {
         OptionSpec(key: "itunes_endpoint", accepts: "https:// URL",
                    summary: "base URL of the iTunes Lookup API", read: { $0.itunesEndpoint }) { o, v throws(GateFailure) in
             o.itunesEndpoint = try endpoint("itunes_endpoint", v)
+        },
+        OptionSpec(key: "snap_store_endpoint", accepts: "https:// URL",
+                   summary: "base URL of the Snap store's API, asked what a snap's channel serves before a MANDATORY blocks", read: { $0.snapStoreEndpoint }) { o, v throws(GateFailure) in
+            o.snapStoreEndpoint = try endpoint("snap_store_endpoint", v)
+        },
+        OptionSpec(key: "flathub_endpoint", accepts: "https:// URL",
+                   summary: "base URL of Flathub, whose API is asked what it serves (store=flathub) before a MANDATORY blocks", read: { $0.flathubEndpoint }) { o, v throws(GateFailure) in
+            o.flathubEndpoint = try endpoint("flathub_endpoint", v)
+        },
+        OptionSpec(key: "distro_package", accepts: "a Debian package name, [a-z0-9.+-]{1,128}",
+                   summary: "the distribution package the app comes from: before a MANDATORY blocks, its candidate in apt's lists is asked (not the Firebase package_name)") { o, v throws(GateFailure) in
+            guard v.utf8.count <= 128, let first = v.utf8.first, ASCII.isLowercaseLetter(first) || ASCII.isDigit(first),
+                  v.utf8.allSatisfy({ ASCII.isLowercaseLetter($0) || ASCII.isDigit($0) || ".+-".utf8.contains($0) }) else {
+                throw .invalidArgument("distro_package \(OneLine.quoted(v, max: 64)) must be a Debian package name: "
+                                       + "1-128 characters of a-z, 0-9, ., + and -, starting with a letter or digit")
+            }
+            o.distroPackage = v
         },
         OptionSpec(key: "allowed_url_schemes", accepts: "comma-separated subset of https, appstream, snap, itms-apps", summary: "schemes a store URL may have", read: { $0.urlPolicy.allowedSchemes.sorted().joined(separator: ",") }) { o, v throws(GateFailure) in
             guard let set = StoreURLPolicy.parseSchemes(v) else {

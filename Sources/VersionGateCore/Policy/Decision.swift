@@ -13,6 +13,8 @@
 ///    (docs/design.md, "Requirements").
 /// 4. An OPTIONAL for a new latest version is shown only to the
 ///    installations in its rollout (`Rollout`); the others are UP_TO_DATE.
+/// 5. A MANDATORY below the minimum whose user's channel does not serve it
+///    yet is OPTIONAL (`judged(by:)`; docs/design.md, "Asking the channel").
 package struct Decision: Sendable {
     package let status: GateStatus
     package let rule: GateRule
@@ -35,6 +37,8 @@ package struct Decision: Sendable {
     /// (rule requirementsUnmet), or of the minimum (MANDATORY or a grace
     /// period all the same: see `minimumUnsupported`).
     package let unmet: Requirements.Unmet?
+    /// What the user's channel said, when the decision asked it.
+    package let channel: ChannelAnswer?
     /// Below the minimum, and this system cannot run it.
     package var minimumUnsupported: Bool { unmet != nil && (rule == .belowMinimum || rule == .gracePeriod) }
 
@@ -94,10 +98,39 @@ package struct Decision: Sendable {
 
     private init(_ status: GateStatus, _ rule: GateRule, _ current: VersionText?, _ failure: GateFailure?,
                  snapshot: GateSnapshot?, requiredFrom: Int64? = nil, rolloutPercent: Int? = nil,
-                 rolloutBucket: Int? = nil, unmet: Requirements.Unmet? = nil) {
+                 rolloutBucket: Int? = nil, unmet: Requirements.Unmet? = nil, channel: ChannelAnswer? = nil) {
         (self.status, self.rule, self.current, self.failure) = (status, rule, current, failure)
         (self.snapshot, self.requiredFrom, self.rolloutPercent, self.rolloutBucket, self.unmet) =
             (snapshot, requiredFrom, rolloutPercent, rolloutBucket, unmet)
+        self.channel = channel
+    }
+
+    /// Whether this decision asks the user's channel before it blocks: below
+    /// the minimum in effect, not a blocked version (the kill switch is
+    /// never softened), and the operator did not make the minimum strict.
+    package var asksChannel: Bool {
+        guard case .belowMinimum = rule, let snapshot else { return false }
+        return !snapshot.strictMinimum
+    }
+
+    /// This decision once the user's channel answered: OPTIONAL
+    /// (`channelBehind`) when the channel is known to serve less than the
+    /// minimum, or only a blocked version; else as it was, the answer kept
+    /// for every door to tell. An answer without a version leaves the
+    /// operator's word standing.
+    package func judged(by answer: ChannelAnswer) -> Decision {
+        guard asksChannel, let snapshot, let minimum = snapshot.minRequiredVersion else { return self }
+        let behind = answer.version.flatMap { served in
+            withVersion(served) { version in
+                version.map { version in
+                    withExtendedLifetime(snapshot) {
+                        version.compare(to: minimum) < 0 || snapshot.blockedParsed.contains { $0.compare(to: version) == 0 }
+                    }
+                }
+            }
+        } ?? false
+        return Decision(behind ? .optional : status, behind ? .channelBehind : rule, current, failure,
+                        snapshot: snapshot, unmet: unmet, channel: answer)
     }
 
     /// UP_TO_DATE because nothing could decide: `failure` says why.
@@ -109,6 +142,17 @@ package struct Decision: Sendable {
     private var unmetText: String {
         guard let unmet else { return "" }
         return "\(unmet.clause.text) (\(unmet.clause.fact.rawValue) \(unmet.actual))"
+    }
+
+    /// What the channel said, after the minimum.
+    private func channelText(_ answer: ChannelAnswer) -> String {
+        if let served = answer.version {
+            let blocked = withVersion(served) { version in
+                version.map { version in snapshot?.blockedParsed.contains { $0.compare(to: version) == 0 } ?? false } ?? false
+            }
+            return "; \(answer.name) serves \(served)" + (blocked ? ", a blocked version" : "")
+        }
+        return "; \(answer.name) could not be asked (\(answer.problem ?? "no answer")), so the minimum stands"
     }
 
     private var unsupported: String { unmet == nil ? "" : "; this system cannot run it: it does not meet \(unmetText)" }
@@ -126,7 +170,10 @@ package struct Decision: Sendable {
         case .blocked:
             return "\(current) is in \(GateConfig.blockedVersionsKey(platform: platform))"
         case .belowMinimum:
-            return "\(current) is below \(minimum)" + unsupported
+            return "\(current) is below \(minimum)" + unsupported + (channel.map(channelText) ?? "")
+        case .channelBehind:
+            return "\(current) is below \(minimum)" + (channel.map(channelText) ?? "")
+                + ": not yet available for this system, so this version may be used until it is"
         case .gracePeriod:
             return "\(current) is below \(minimum), required from \(RFC3339.text(requiredFrom ?? 0))" + unsupported
         case .requirementsUnmet:

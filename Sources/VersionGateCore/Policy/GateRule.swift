@@ -18,6 +18,9 @@ package enum GateRule: Int, Sendable, CaseIterable {
     case failOpen
     /// Below latest, but this system does not meet latest_version_<platform>_requires: UP_TO_DATE.
     case requirementsUnmet
+    /// Below the minimum, but the user's channel does not serve it yet for
+    /// this system: OPTIONAL (docs/design.md, "Asking the channel").
+    case channelBehind
 
     /// As the JSON, the header and vg_result_rule spell it; static storage,
     /// so a C caller may keep the pointer forever.
@@ -31,6 +34,7 @@ package enum GateRule: Int, Sendable, CaseIterable {
         case .upToDate: return "up_to_date"
         case .failOpen: return "fail_open"
         case .requirementsUnmet: return "requirements_unmet"
+        case .channelBehind: return "channel_behind"
         }
     }
 

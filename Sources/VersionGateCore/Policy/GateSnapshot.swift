@@ -58,6 +58,10 @@ package final class GateSnapshot: Sendable {
     package let minEffectiveAt: Int64?
     /// latest_version_<platform>_rollout_percent, 0-100 (100 when absent or invalid).
     package let rolloutPercent: Int
+    /// strict_min_required_<platform>: the minimum blocks whatever the
+    /// user's channel serves. A value other than true or false is reported
+    /// and counts as true: the operator wrote the key to keep the block.
+    package let strictMinimum: Bool
     /// What the minimum and the latest version need of the system
     /// (`..._requires`); no clauses when absent (docs/design.md, "Requirements").
     package let minRequires, latestRequires: Requirements
@@ -122,6 +126,18 @@ package final class GateSnapshot: Sendable {
             }
         } else {
             rolloutPercent = 100
+        }
+
+        let strictKey = GateConfig.strictMinimumKey(platform: platform)
+        switch config.values[strictKey].map({ ASCII.trimmingBlanks($0) }) {
+        case nil where config.nonStringKeys.contains(strictKey):
+            problems.append("\(strictKey) is not a JSON string (write \"true\" or \"false\"); true used")
+            strictMinimum = true
+        case nil, "", "false": strictMinimum = false
+        case "true": strictMinimum = true
+        case let other?:
+            problems.append("\(strictKey) \"\(OneLine.text(other))\" is neither true nor false; true used")
+            strictMinimum = true
         }
 
         func requirements(_ key: String) -> Requirements {

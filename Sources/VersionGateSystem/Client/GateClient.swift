@@ -111,10 +111,13 @@ package final class GateClient: Sendable {
         let snapshot = loaded.snapshot
         let frame = frame(snapshot, settings, source, last: lastFrame)
 
-        let decision = Decision(current: current, snapshot: snapshot, now: { system.wallClock() }, rolloutBucket: { latest in
+        var decision = Decision(current: current, snapshot: snapshot, now: { system.wallClock() }, rolloutBucket: { latest in
             let state = PrivateDirectory(base: system.environment.stateHome, files: system.files)
             return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
         }, facts: { SystemFactsReader.current })
+        if decision.asksChannel, let answer = askChannel(settings.options, system, deadline.get(), log) {
+            decision = decision.judged(by: answer)
+        }
         // Switches, not ==: these enums' == is a generic call.
         var shouldPrompt = false
         var sessionNote: String?
@@ -139,6 +142,18 @@ package final class GateClient: Sendable {
                           store: prompt?.store,
                           graceMessage: prompt?.grace, loaded: loaded,
                           note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note)
+    }
+
+    /// The user's channel's answer before a MANDATORY blocks; nil when no
+    /// channel is known (docs/design.md, "Asking the channel").
+    private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, _ log: CallLog?)
+        -> ChannelAnswer? {
+        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files)
+        guard let question = asker.question(country: StoreLocator.country(options, system.environment)) else {
+            log?.add(.debug, "no channel known to ask (distro_package, a snap, store=flathub or store=appstore)")
+            return nil
+        }
+        return asker.ask(question, deadline: deadline, now: system.wallClock(), log: log)
     }
 
     /// What a prompting result shows besides the decision.

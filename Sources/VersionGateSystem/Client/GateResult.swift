@@ -76,6 +76,7 @@ package final class GateResult: Sendable {
     package var templateVersion: Int64? { decision.snapshot?.templateVersion }
 
     package var title: CText? {
+        if case .channelBehind = rule { return locale?.texts.mandatoryTitle }
         switch status {
         case .mandatory: return locale?.texts.mandatoryTitle
         case .optional: return locale?.texts.optionalTitle
@@ -87,6 +88,8 @@ package final class GateResult: Sendable {
         // Updating will not help on this system: say so, not "please update"
         // (docs/design.md, "Requirements").
         if decision.minimumUnsupported { return locale.texts.mandatoryUnsupportedMessage }
+        // Required, but not offered here yet (docs/design.md, "Asking the channel").
+        if case .channelBehind = rule { return locale.texts.channelMessage }
         switch status {
         case .mandatory: return locale.updateMessage ?? locale.texts.mandatoryMessage
         case .optional: return graceMessage ?? locale.updateMessage ?? locale.texts.optionalMessage

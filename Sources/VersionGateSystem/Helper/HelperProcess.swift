@@ -76,7 +76,8 @@ package struct HelperProcess: Sendable {
     /// mid-way crashes flatpak-portal 1.14: docs/design.md, "Updating in
     /// place"). At `deadline` (nil: none) the helper's process group is
     /// killed. With `passingStdio` the host's descriptors 0-2 reach the
-    /// helper as its 3-5. A `failed` answer comes back as the failure.
+    /// helper as its 3-5. A failure is one of finding, starting or hearing
+    /// the helper; what the helper itself could not do is its `failed` answer.
     package static func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool = false,
                              onInterim: (HelperAnswer.Interim) -> Bool = { _ in true }) -> Result<HelperAnswer?, GateFailure> {
         located.flatMap { $0.call(request, until: deadline, passingStdio: passingStdio, onInterim: onInterim) }
@@ -133,7 +134,6 @@ package struct HelperProcess: Sendable {
             }
         }
         switch HelperAnswer.decode(final) {
-        case .failed(let failure)?: return .failure(failure)
         case let answer?: return .success(answer)
         case nil:
             return .failure(GateFailure(.internalError, "the helper \(path) gave no answer "

@@ -132,7 +132,9 @@ package final class RemoteSource: ConfigSource {
                 return true
             }
             switch answer {
+            // The helper's own failure says what failed; one of starting or hearing it does not.
             case .failure(let failure): return .failure(GateFailure(failure.kind, "\(name): \(failure.message)"))
+            case .success(.failed(let failure)?): return .failure(failure)
             case .success(let answer): return fetched(from: answer)
             }
         }

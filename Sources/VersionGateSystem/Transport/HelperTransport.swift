@@ -9,6 +9,7 @@ package struct HelperTransport: HTTPTransport {
     package func send(_ request: HTTPRequest, limits: TransportLimits) throws(TransportError) -> HTTPResponse {
         switch HelperProcess.call(.http(request, limits), until: Deadline(afterMilliseconds: limits.timeoutMs)) {
         case .success(.response(let response)?): return response
+        case .success(.failed(let failure)?): throw TransportError(failure)
         case .success: throw TransportError(kind: .internalError, message: "the helper answered an http request with no response")
         case .failure(let failure): throw TransportError(failure)
         }

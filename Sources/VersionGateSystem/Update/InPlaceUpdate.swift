@@ -60,6 +60,7 @@ package enum InPlaceUpdate {
         case .success(nil):
             return Report(.cancelled, "cancelled by the host (the portal may still finish installing the update)")
         case .success(.updated(let outcome, let message)?): return Report(outcome, message)
+        case .success(.failed(let failure)?): return Report(.failed, failure.message)
         case .success(let other?): return Report(.failed, "the helper answered an update with \(other)")
         }
     }
@@ -74,6 +75,7 @@ package enum InPlaceUpdate {
         switch HelperProcess.call(.restart(request), until: nil, passingStdio: true) {
         case .failure(let failure): return .failure(GateFailure(.update, failure.message))
         case .success(.restarted(let status)?): return .success(status)
+        case .success(.failed(let failure)?): return .failure(GateFailure(.update, failure.message))
         case .success(let other): return .failure(GateFailure(.update, "the helper answered a restart with \(String(describing: other))"))
         }
     }

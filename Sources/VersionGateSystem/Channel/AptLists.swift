@@ -1,0 +1,37 @@
+import VersionGateCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// apt's lists, the distribution channel (docs/design.md, "Asking the
+/// channel"): what `apt update` last fetched is what an upgrade would
+/// install, read without privilege, a bus or the network.
+package enum AptLists {
+    package static let directory = "/var/lib/apt/lists"
+    /// A Packages file of a whole archive is tens of megabytes.
+    private static let maxListBytes = 512 << 20
+
+    /// Every version of `package` for `architecture` the uncompressed
+    /// `*_Packages` lists hold (compressed lists, `Acquire::GzipIndexes`,
+    /// are not read).
+    package static func versions(of package: String, architecture: String, files: any FileSystem,
+                                 directory: String = directory) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix("_Packages") { names.append(name) }
+        }
+        var versions: [String] = []
+        for name in names.sorted() {
+            guard let bytes = try? files.read(directory + "/" + name, maxBytes: maxListBytes, trust: .document).bytes else {
+                continue
+            }
+            versions += ChannelDocuments.aptVersions(bytes, package: package, architecture: architecture)
+        }
+        return versions
+    }
+}
