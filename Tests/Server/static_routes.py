@@ -1,6 +1,6 @@
 """A static host or CDN in front of one directory, as an operator publishes
-to (docs/operators.md's commands run against it): GET /static/<file> serves
-<dir>/<file> with an ETag (a hash of its bytes) and Cache-Control:
+to (docs/operators.md's commands run against it): GET /static/<path> serves
+<dir>/<path> (subdirectories too, never ..) with an ETag (a hash of its bytes) and Cache-Control:
 max-age=300, and answers 304 when If-None-Match matches. The directory is
 --static DIR; without it every file is 404. Registered by one import line."""
 
@@ -14,7 +14,7 @@ from document_routes import _default_etag, _etag_matches
 ROOT: list[str] = []    # set by loopback_server.main from --static
 
 
-@_srv.route(r"/static/([A-Za-z0-9][A-Za-z0-9._-]*)")
+@_srv.route(r"/static/((?:[A-Za-z0-9][A-Za-z0-9._-]*/)*[A-Za-z0-9][A-Za-z0-9._-]*)")
 def h_static(conn, req, m):
     if req.method not in ("GET", "HEAD"):
         conn.respond(405, b"GET only\n", headers=[("Allow", "GET, HEAD")])

@@ -55,6 +55,9 @@ def lint(env, path, *platforms):
      'unknown key "min_requried_version_linux": did you mean "min_required_version_linux"?'),
     (flat(latest_version_linux_rolout_percent="5"),
      'unknown key "latest_version_linux_rolout_percent": did you mean "latest_version_linux_rollout_percent"?'),
+    (flat(strict_min_required_linux="yes"), 'strict_min_required_linux "yes" is neither true nor false; true used'),
+    (flat(strict_min_requird_linux="true"),
+     'unknown key "strict_min_requird_linux": did you mean "strict_min_required_linux"?'),
 ])
 def test_lint_reports_each_problem(env, write_doc, document, expected):
     code, lines = lint(env, write_doc(document))
@@ -64,7 +67,8 @@ def test_lint_reports_each_problem(env, write_doc, document, expected):
 
 def test_a_clean_document_and_a_template_export(env, write_doc):
     assert lint(env, write_doc(flat(update_url_linux="https://flathub.org/apps/org.example.App",
-                                    my_own_feature_flag="true", update_message_pt_BR="Olá"))) == (0, [])
+                                    my_own_feature_flag="true", update_message_pt_BR="Olá",
+                                    strict_min_required_linux="true"))) == (0, [])
     template = {"parameters": {
         "min_required_version_linux": {"defaultValue": {"value": "1.0"}},
         "latest_version_linux": {"defaultValue": {"value": "0.9"}},
