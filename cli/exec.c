@@ -62,7 +62,8 @@ static const char *outcome_of(vgcli_answer answer) {
 typedef enum after_prompt {
     CARRY_ON,     /* COMMAND starts, unless MANDATORY */
     RESTARTED,    /* the updated app ran in our place: exit with its status */
-    UPDATED       /* installed, but not started: MANDATORY still blocks the old COMMAND */
+    UPDATED,      /* installed, but not started: MANDATORY still blocks the old COMMAND */
+    NOTHING_NEW   /* the app's remote has nothing newer: check again */
 } after_prompt;
 
 /* "shown", then what the user chose, then the update: in place inside a
@@ -75,13 +76,28 @@ static after_prompt answered(vg_client *client, const vg_result *result, const v
     report(client, result, outcome);
     if (answer != VGCLI_UPDATE) return CARRY_ON;
     int updated = vgcli_update_in_place(client, result, place, command, status);
+    if (updated == 2) return NOTHING_NEW;
     if (updated > 0) return RESTARTED;
     if (updated < 0) return UPDATED;
     open_store(client, result, prompt->url);
     return CARRY_ON;
 }
 
-/* MANDATORY: the blocking prompt; COMMAND never starts. */
+/* After the app's remote had nothing newer: the library's new answer. 1
+ * when it no longer blocks (its message said on stderr): COMMAND starts. */
+static int let_through(vg_client *client, const char *version) {
+    vg_result *again = NULL;
+    vg_client_check(&again, client, version);
+    int through = vg_result_status(again) != VG_STATUS_MANDATORY;
+    if (through)
+        fprintf(stderr, "versiongate: %s (%s)\n", vg_result_message(again) ? vg_result_message(again) : "",
+                vg_result_get(again, "reason"));
+    vg_result_free(again);
+    return through;
+}
+
+/* MANDATORY: the blocking prompt; COMMAND never starts, unless the app's
+ * own remote has nothing newer to install (then the library lets it). */
 static int blocked(vg_client *client, const vg_result *result, const vgcli_prompt *prompt, vgcli_place place,
                    const vgcli_args *args) {
     vgcli_answer answer = vgcli_show(place, prompt);
@@ -93,7 +109,10 @@ static int blocked(vg_client *client, const vg_result *result, const vgcli_promp
         if (place != VGCLI_PLACE_NONE) vgcli_notify(prompt);
     }
     int status = 0;
-    if (answered(client, result, prompt, answer, place, args->command, &status) == RESTARTED) return status;
+    after_prompt after = answered(client, result, prompt, answer, place, args->command, &status);
+    if (after == RESTARTED) return status;
+    if (after == NOTHING_NEW && let_through(client, args->version)) return -1;
+    if (after == NOTHING_NEW) open_store(client, result, prompt->url);
     fprintf(stderr, "versiongate: %s not started: %s (%s)\n", args->command[0], vg_result_get(result, "reason"),
             vg_result_rule(result));
     return VGCLI_EXIT_MANDATORY;

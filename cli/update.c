@@ -142,6 +142,7 @@ int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_plac
     sigaction(SIGPIPE, &saved, NULL);
     if (place == VGCLI_PLACE_TERMINAL && view.last >= 0) printf("\n");
     fflush(stdout);
+    if (code != VG_OK && outcome == VG_UPDATE_NOTHING_NEW) return 2;
     if (code != VG_OK) {
         /* Outside a Flatpak the store is the way, as always: nothing to say. */
         if (outcome != VG_UPDATE_NOT_FLATPAK) {

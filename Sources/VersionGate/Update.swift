@@ -41,6 +41,11 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
                                 [("outcome", .string(report.outcome.name)), ("reason", .string(report.message)), latest])
         target.deliver([event])
     }
+    // The remote serves nothing newer than this commit: the next check
+    // lets this version run (docs/design.md, "Asking the channel").
+    if report.outcome == .nothingNew, let fromCommit, let current = gateResult.current {
+        handle.client.recordNothingNew(commit: fromCommit, version: current)
+    }
     guard report.outcome != .installed else {
         handle.lastError.withLock { $0 = nil }
         return VG_OK.rawValue

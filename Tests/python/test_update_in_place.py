@@ -50,6 +50,36 @@ def assert_blocked_with_store(world, output, status, reason):
     assert world.installed_subject() == "v1.0"
 
 
+def test_nothing_newer_in_the_remote_lets_the_user_through(world):
+    """The first test, while the repository holds v1 only: Update gives
+    NOTHING_NEW, and the library then knows this installation's own remote
+    cannot comply (docs/design.md, "Asking the channel"): COMMAND runs as
+    v1 with the message, and the decided event tells the flatpak channel."""
+    world.start_portal()
+    world.install_v1()
+    world.allow_updates(True)
+    assert set(world.commits) == {"1.0"}, "must run before any v2 is published"
+    output, status = world.run_app("--flag")
+    assert "not yet available for this system" in output, output
+    assert "flatpak (its remote has nothing newer than commit %s) serves 1.0" % world.commits["1.0"][:12] in output, output
+    assert "DEMO VERSION=1.0 args=--flag" in output and status == 0, output
+    assert world.take("demo.log").split() == ["1.0"]
+    assert world.take("opened.log") == "", "no store is opened: it offers the same version"
+    seen = events(world)
+    failed = [e for e in seen if e["event"] == "update_failed"]
+    assert [e["outcome"] for e in failed] == ["nothing_new"], seen
+    decided = [e for e in seen if e["event"] == "decided"]
+    assert (decided[0]["rule"], decided[-1]["rule"], decided[-1]["channel"], decided[-1]["channel_version"]) == \
+        ("below_minimum", "channel_behind", "flatpak", "1.0"), decided
+    # The answer is kept: the next launch runs at once, with its message, until the remote has more.
+    output, status = world.run_app()
+    assert "DEMO VERSION=1.0" in output and status == 0, output
+    assert world.take("demo.log").split() == ["1.0"]
+    assert [e["event"] for e in events(world) if e["event"].startswith("update_")] == []
+    for cached in (world.home / ".var" / "app" / APP_ID / "cache" / "versiongate").glob("channel-*.json"):
+        cached.unlink()
+
+
 def test_no_portal_on_the_bus_falls_back_to_the_store(world):
     world.stop_portal()
     world.install_v1()

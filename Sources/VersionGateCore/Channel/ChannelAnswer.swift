@@ -12,8 +12,9 @@ package struct ChannelAnswer: Sendable, Equatable {
     package let problem: String?
 
     /// appstore (the lookup's version), snap (the store's channel map),
-    /// flathub (its appstream releases), apt (the package's candidate).
-    package static let kinds = ["appstore", "snap", "flathub", "apt"]
+    /// flathub (its appstream releases), apt (the package's candidate),
+    /// flatpak (the app's own remote had nothing newer at Update).
+    package static let kinds = ["appstore", "snap", "flathub", "apt", "flatpak"]
 
     /// The version `served` (any text a channel gave), or the problem that
     /// it is not one.

@@ -141,15 +141,40 @@ package struct ChannelAsker: Sendable {
         }
     }
 
+    // MARK: A Flatpak's own remote, at Update time
+
+    /// What the portal's NOTHING_NEW told about this sandbox's commit: its
+    /// remote serves nothing newer than `version` (the version that ran it).
+    /// Kept like a channel's answer, for cache_ttl_s (at least an hour: the
+    /// launcher starts again at once).
+    package func recordNothingNew(commit: String, version: String, now: Int64) {
+        let entry = JSONValue.object(["key": .string(Self.flatpakKey(commit)), "version": .string(version),
+                                      "fetched_at": .string(String(now))])
+        PrivateDirectory(base: environment.cacheHome, files: files)?
+            .write(Self.fileName(Self.flatpakKey(commit)), entry.encoded())
+    }
+
+    /// The answer NOTHING_NEW left for the running commit, if any: it comes
+    /// before every other channel's (it is this installation's own remote).
+    package func flatpakRemoteAnswer(commit: String, now: Int64) -> ChannelAnswer? {
+        let key = Self.flatpakKey(commit)
+        guard let served = readCache(PrivateDirectory(base: environment.cacheHome, files: files), key: key, now: now,
+                                     ttl: max(options.cacheTTLSeconds, 3600)) else { return nil }
+        return ChannelAnswer(channel: "flatpak", detail: "its remote has nothing newer than commit \(commit.prefix(12))",
+                             served: served)
+    }
+
+    private static func flatpakKey(_ commit: String) -> String { "flatpak nothing new \(commit)" }
+
     // MARK: The cache: a known answer, for cache_ttl_s
 
     private static func fileName(_ key: String) -> String { "channel-\(fnv1a64Hex(key)).json" }
 
-    private func readCache(_ cache: PrivateDirectory?, key: String, now: Int64) -> String? {
+    private func readCache(_ cache: PrivateDirectory?, key: String, now: Int64, ttl: Int64? = nil) -> String? {
         guard let bytes = cache?.read(Self.fileName(key), maxBytes: 4096), let value = try? JSONValue.decode(bytes),
               case .string(key)? = value["key"], case .string(let version)? = value["version"],
               case .string(let at)? = value["fetched_at"], let fetchedAt = Int64(decimal: at),
-              now >= fetchedAt, now - fetchedAt < options.cacheTTLSeconds else { return nil }
+              now >= fetchedAt, now - fetchedAt < ttl ?? options.cacheTTLSeconds else { return nil }
         return version
     }
 

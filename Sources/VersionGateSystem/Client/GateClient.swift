@@ -149,6 +149,10 @@ package final class GateClient: Sendable {
     private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, _ log: CallLog?)
         -> ChannelAnswer? {
         let asker = ChannelAsker(options: options, environment: system.environment, files: system.files)
+        if InPlaceUpdate.isFlatpak, let commit = InPlaceUpdate.runningCommit,
+           let known = asker.flatpakRemoteAnswer(commit: commit, now: system.wallClock()) {
+            return known
+        }
         guard let question = asker.question(country: StoreLocator.country(options, system.environment)) else {
             log?.add(.debug, "no channel known to ask (distro_package, a snap, store=flathub or store=appstore)")
             return nil
@@ -226,6 +230,14 @@ package final class GateClient: Sendable {
                                      record: Bool) -> PromptClaim {
         promptMemory(settings.options.sessionScope, system)
             .claim(frame.sessionKey(current: decision.currentText ?? ""), record: record)
+    }
+
+    /// The portal said NOTHING_NEW while `version` ran from `commit`: the
+    /// next check knows this installation's remote is behind.
+    package func recordNothingNew(commit: String, version: String) {
+        let options = state.withLock { $0.settings.options }
+        ChannelAsker(options: options, environment: system.environment, files: system.files)
+            .recordNothingNew(commit: commit, version: version, now: system.wallClock())
     }
 
     /// Where to update, whatever the version: the config's update URL (when
