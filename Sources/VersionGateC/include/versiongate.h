@@ -201,6 +201,12 @@ void vg_client_free(vg_client *client);
  *       App Store storefront; unset: the locale's region, else us.
  *   "itunes_endpoint": https:// URL; default https://itunes.apple.com.
  *       Base URL of the iTunes Lookup API.
+ *   "snap_store_endpoint": https:// URL; default https://api.snapcraft.io.
+ *       Base URL of the Snap store's API, asked what a snap's channel serves before a MANDATORY blocks.
+ *   "flathub_endpoint": https:// URL; default https://flathub.org.
+ *       Base URL of Flathub, whose API is asked what it serves (store=flathub) before a MANDATORY blocks.
+ *   "distro_package": a Debian package name, [a-z0-9.+-]{1,128}; default none.
+ *       The distribution package the app comes from: before a MANDATORY blocks, its candidate in apt's lists is asked (not the Firebase package_name).
  *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default appstream,https,itms-apps,snap.
  *       Schemes a store URL may have.
  *   "allowed_url_hosts": comma-separated host names; default apps.apple.com,flathub.org,itunes.apple.com,snapcraft.io.
