@@ -33,12 +33,13 @@ final class LanguagesTests: XCTestCase {
                           ("optional.message", catalog.optionalMessage, english.optionalMessage),
                           ("button.update", catalog.updateLabel, english.updateLabel),
                           ("button.later", catalog.laterLabel, english.laterLabel),
-                          ("button.skip", catalog.skipLabel, english.skipLabel)]
+                          ("button.skip", catalog.skipLabel, english.skipLabel),
+                          ("channel.message", catalog.channelMessage, english.channelMessage)]
             let all = prompt + [("grace.message", catalog.requiredFromMessage, english.requiredFromMessage),
                                 ("date.pattern", catalog.datePattern, english.datePattern)]
                 + zip(catalog.months, english.months).enumerated().map { ("month.\($0 + 1)", $1.0, $1.1) }
                 + [("date.day1", catalog.firstDay, english.firstDay)]
-            XCTAssertEqual(all.count, 23, tag)
+            XCTAssertEqual(all.count, 24, tag)
             XCTAssertEqual(Set(all.map(\.0)), Set(MessageCatalog.fieldOrder), "\(tag): a catalog field is not checked here")
             for (key, text, englishText) in all {
                 XCTAssertFalse(text.isEmpty, "\(tag) \(key)")
