@@ -24,6 +24,16 @@ package struct ChannelAsker: Sendable {
         (self.options, self.environment, self.files) = (options, environment, files)
     }
 
+    /// Whether any channel could be known: options that name one, a snap,
+    /// or a Flatpak (its remote's answer at Update). Cheap: read first.
+    package static func mayAsk(_ options: ClientOptions, _ environment: CheckEnvironment) -> Bool {
+        if options.distroPackage != nil || InPlaceUpdate.isFlatpak { return true }
+        switch options.store {   // a switch: this enum's != is a generic call
+        case .url: return environment.isSet("SNAP_INSTANCE_NAME") || environment.isSet("SNAP_NAME")
+        case .flathub, .snap, .appstore: return true
+        }
+    }
+
     /// The channel to ask; nil when none is known (then nothing is asked).
     /// `distro_package` first (the operator named the package), then a snap
     /// (inside one, or `store=snap`), then `store=flathub` and `store=appstore`.

@@ -37,6 +37,8 @@ package final class GateClient: Sendable {
         // Its XDG homes from here on: resolved once, not at every file.
         system.environment = system.environment.capturingDirectories()
         self.system = system
+        // Read here, once, not in the first block's check (a stat and its allocations).
+        _ = InPlaceUpdate.isFlatpak
     }
 
     /// Sets one option (see ClientOptions) and rebuilds the source. Sources
@@ -148,15 +150,14 @@ package final class GateClient: Sendable {
     /// channel is known (docs/design.md, "Asking the channel").
     private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, _ log: CallLog?)
         -> ChannelAnswer? {
+        // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
+        guard ChannelAsker.mayAsk(options, system.environment) else { return nil }
         let asker = ChannelAsker(options: options, environment: system.environment, files: system.files)
         if InPlaceUpdate.isFlatpak, let commit = InPlaceUpdate.runningCommit,
            let known = asker.flatpakRemoteAnswer(commit: commit, now: system.wallClock()) {
             return known
         }
-        guard let question = asker.question(country: StoreLocator.country(options, system.environment)) else {
-            log?.add(.debug, "no channel known to ask (distro_package, a snap, store=flathub or store=appstore)")
-            return nil
-        }
+        guard let question = asker.question(country: StoreLocator.country(options, system.environment)) else { return nil }
         return asker.ask(question, deadline: deadline, now: system.wallClock(), log: log)
     }
 

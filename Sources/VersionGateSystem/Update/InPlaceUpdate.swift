@@ -30,7 +30,8 @@ package enum InPlaceUpdate {
 
     /// Inside a Flatpak sandbox: the file the portal itself reads to know
     /// the app (FLATPAK_ID, which Sandbox.detect also takes, is only a hint).
-    package static var isFlatpak: Bool { POSIXFiles().identity(of: flatpakInfo) != nil }
+    /// Read once: a process does not enter or leave its sandbox.
+    package static let isFlatpak = POSIXFiles().identity(of: flatpakInfo) != nil
 
     /// The commit this sandbox runs (`app-commit` in /.flatpak-info), if known.
     package static var runningCommit: String? {
