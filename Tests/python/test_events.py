@@ -264,7 +264,7 @@ def nobody_world():
     box = Sandbox()
     shutil.copy(CLI, box.root / "versiongate")
     os.chmod(box.root / "versiongate", 0o755)
-    os.symlink(box.lib.name, box.root / "libversiongate.so.1")   # the SONAME the command asks for
+    os.symlink(box.lib.relative_to(box.root), box.root / "libversiongate.so.1")   # the SONAME the command asks for
     home = make_dir(box.root / "home", NOBODY, 0o700)
     (home / "gate.json").write_text(json.dumps(flat()))
     chown(home / "gate.json", NOBODY, mode=0o644)

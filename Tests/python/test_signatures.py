@@ -303,7 +303,7 @@ def test_a_fetch_shared_with_an_unkeyed_client_is_not_trusted(keys, xdg, https, 
     https.document(name, DOC, next=[{"delay_s": 1}])
     with vg.Client(source=https.url(name), session_scope="process", tls_ca_file=ca) as unkeyed:
         fetching = fetch_in_flight(unkeyed, https, name)
-        result = check(https.url(name), VERSION, trusted_keys=keys["old"].line, tls_ca_file=ca)
+        result = check(https.url(name), VERSION, trusted_keys=keys["old"].line, tls_ca_file=ca, timeout_ms="10000")
         fetching.join()
     assert_outcome(result, ("UP_TO_DATE", ESIGNATURE, "signature missing"))
 
