@@ -4,13 +4,18 @@
  * The calling thread clones the child with CLONE_VM | CLONE_VFORK, as
  * glibc's posix_spawn does: no page tables are copied, so the cost does not
  * grow with the host, and the thread resumes once the child has exec'd.
- * A detached start clones an intermediate that way with no exit signal;
- * it clones the program and exits, and the caller reaps it at once with
- * __WCLONE. The program is then a child of init (or of the nearest
- * subreaper): the host gets no SIGCHLD (an exit signal of 0 sends none),
- * has no zombie, and a host's waitpid(-1) loop never sees the
- * intermediate (only __WCLONE or __WALL waits for a child with no exit
- * signal).
+ * A detached start never waits for an exec (a cold disk at login, a
+ * network home can make one take seconds): it clones an intermediate with
+ * CLONE_VM | CLONE_VFORK and no exit signal, which forks the program (a
+ * copy of the address space, so nothing of the caller's is shared once
+ * the caller resumes) and exits; the caller resumes then, reaps it at once
+ * with __WCLONE and returns while the program is still on its way to its
+ * exec. A failed exec is the program's exit status 127, seen by the caller
+ * as a program that ends without a word. The program is a child of init
+ * (or of the nearest subreaper): the host gets no SIGCHLD (an exit signal
+ * of 0 sends none), has no zombie, and a host's waitpid(-1) loop never
+ * sees the intermediate (only __WCLONE or __WALL waits for a child with no
+ * exit signal).
  *
  * The children share the caller's memory while its other threads run: they
  * touch only their own stacks and the `launch` record, and make raw system
@@ -121,7 +126,8 @@ static int program_main(void *argument) {
 CHILD_CODE
 static int intermediate_main(void *argument) {
     struct launch *launch = argument;
-    pid_t pid = __clone(program_main, launch->program_stack + STACK_BYTES, CLONE_VM | CLONE_VFORK | SIGCHLD, launch);
+    /* A fork, not a vfork: the caller waits for this intermediate only. */
+    pid_t pid = __clone(program_main, launch->program_stack + STACK_BYTES, SIGCHLD, launch);
     if (pid < 0) launch->error = errno;
     else launch->pid = pid;
     syscall(SYS_exit, 0);

@@ -58,14 +58,14 @@ def tls_server(built):
     assert s.stop() == "", "the loopback server wrote tracebacks"
 
 
-def host(built, tmp_path, version, library_dir=None, **options) -> dict:
+def host(built, tmp_path, version, library_dir=None, wrapper=(), **options) -> dict:
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
            "LD_LIBRARY_PATH": str(library_dir or built["library_dir"]),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
            "HOME": str(tmp_path)}
     options.setdefault("tls_ca_file", str(built["certs"]["ca_pem"]))
     options.setdefault("session_scope", "process")
-    argv = [str(built["program"]), version] + ["%s=%s" % item for item in options.items()]
+    argv = [*wrapper, str(built["program"]), version] + ["%s=%s" % item for item in options.items()]
     done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -136,6 +136,23 @@ def test_a_stale_check_returns_in_time_though_the_helper_is_slow_to_start(built,
     assert seen["elapsed_ms"] <= 110, "the stale check waited %d ms for its helper" % seen["elapsed_ms"]
     assert_host_untouched(seen)
     assert wait_for(lambda: len(tls_server.requests("slow-start")) == 2, 15), "the slow helper's refresh never ran"
+
+
+def test_a_stale_check_never_waits_for_the_helpers_exec(built, tls_server, tmp_path):
+    """The helper's execve itself takes 1.5 s (strace delays it: a cold
+    disk at login, a network home): the stale check still returns within
+    timeout_ms + 10 %, since starting the helper waits for no exec
+    (docs/design.md, "Starting processes"); the refresh still lands."""
+    tls_server.document("slow-exec", flat_doc())
+    assert host(built, tmp_path, "1.0.38", source=tls_server.url("slow-exec"))["origin"] == "fresh_fetch"
+    slow_exec = ["strace", "-f", "-qq", "-o", "/dev/null", "--seccomp-bpf", "-e", "trace=execve",
+                 "-e", "inject=execve:delay_enter=1500000"]
+    seen = host(built, tmp_path, "1.0.38", wrapper=slow_exec, source=tls_server.url("slow-exec"),
+                cache_ttl_s="0", stale_while_revalidate_s="600", timeout_ms="100")
+    assert seen["origin"] == "stale_cache", seen
+    assert seen["elapsed_ms"] <= 110, "the stale check waited %d ms for its helper's exec" % seen["elapsed_ms"]
+    assert seen["sigchld"] == 0 and seen["child_to_reap"] is False, seen
+    assert wait_for(lambda: len(tls_server.requests("slow-exec")) == 2, 15), "the refresh never ran"
 
 
 def helpers_of(lib: Path) -> list[int]:

@@ -26,7 +26,9 @@ enum {
  * mask. Returns 0 and sets *pid once the program is exec'd, else the errno
  * of what failed (ENOENT, EACCES, ...). Starts no thread; the calling
  * thread waits only for the exec. A child that is not VG_SPAWN_DETACHED is
- * the caller's to wait for. */
+ * the caller's to wait for. A VG_SPAWN_DETACHED start waits for no exec:
+ * it returns once the program is forked, and an exec that fails is the
+ * program's exit status 127. */
 __attribute__((visibility("hidden"))) int vg_system_spawn(const char *path, char *const argv[], char *const envp[],
                                                           int in_fd, int out_fd, int flags, pid_t *pid);
 
