@@ -21,6 +21,8 @@ typedef struct progress_view {
     char *kdialog_dest;    /* "--dest=SERVICE" and */
     char *kdialog_object;  /* object path from kdialog --progressbar; NULL when not shown */
     int last;              /* the last percentage shown, or -1 */
+    const vg_result *result;
+    int opened;            /* open_dialog has run */
 } progress_view;
 
 /* A method call on kdialog's progress dialog: `call` is the method and its
@@ -50,8 +52,13 @@ static int overall_percent(int op, int n_ops, int percent) {
     return (op * 100 + percent) / n_ops;
 }
 
+static void open_dialog(progress_view *view);
+
 static int show_progress(int op, int n_ops, int percent, void *userdata) {
     progress_view *view = userdata;
+    /* Opened at the first progress, not before: an update refused before
+     * it starts (outside a Flatpak, no portal) shows no dialog at all. */
+    if (!view->opened) open_dialog(view);
     int overall = overall_percent(op, n_ops, percent);
     if (overall == view->last) return 0;
     view->last = overall;
@@ -104,10 +111,12 @@ static void open_kdialog(progress_view *view, char *title) {
     }
 }
 
-static void open_dialog(progress_view *view, const vg_result *result) {
+static void open_dialog(progress_view *view) {
+    view->opened = 1;
     if (view->place != VGCLI_PLACE_ZENITY && view->place != VGCLI_PLACE_KDIALOG) return;
+    const char *shown = vg_result_title(view->result);
     char *title = NULL;
-    if (asprintf(&title, "--title=%s", vg_result_title(result) ? vg_result_title(result) : "Update") < 0) return;
+    if (asprintf(&title, "--title=%s", shown ? shown : "Update") < 0) return;
     if (view->place == VGCLI_PLACE_ZENITY) open_zenity(view, title);
     else open_kdialog(view, title);
     free(title);
@@ -130,25 +139,21 @@ static void close_dialog(progress_view *view) {
 
 int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_place place, char **command,
                           int *status) {
-    progress_view view = {.place = place, .dialog_in = -1, .last = -1};
+    progress_view view = {.place = place, .dialog_in = -1, .last = -1, .result = result};
     struct sigaction ignore = {.sa_handler = SIG_IGN}, saved;
     sigemptyset(&ignore.sa_mask);
     sigaction(SIGPIPE, &ignore, &saved);
-    open_dialog(&view, result);
     vg_update_outcome outcome;
     int code = vg_client_update(&outcome, client, result, show_progress, &view);
-    if (code == VG_OK) show_progress(0, 1, 100, &view);
+    if (code == VG_OK && view.opened) show_progress(0, 1, 100, &view);
     close_dialog(&view);
     sigaction(SIGPIPE, &saved, NULL);
     if (place == VGCLI_PLACE_TERMINAL && view.last >= 0) printf("\n");
     fflush(stdout);
     if (code != VG_OK && outcome == VG_UPDATE_NOTHING_NEW) return 2;
     if (code != VG_OK) {
-        /* Outside a Flatpak the store is the way, as always: nothing to say. */
-        if (outcome != VG_UPDATE_NOT_FLATPAK) {
-            const char *why = vg_client_last_error(client);
-            vgcli_warn("cannot update in place: %s; opening the store instead", why ? why : vg_strerror(code));
-        }
+        const char *why = vg_client_last_error(client);
+        vgcli_warn("cannot update in place: %s; opening the store instead", why ? why : vg_strerror(code));
         return 0;
     }
     fprintf(stderr, "versiongate: updated; starting the new version\n");

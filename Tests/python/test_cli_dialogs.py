@@ -57,6 +57,19 @@ def test_zenity_mandatory_has_one_button(env, doc):
     assert not any("Later" in a or "cancel" in a or "extra-button" in a for a in argv)
 
 
+def test_update_outside_flatpak_shows_no_progress_dialog(env, doc):
+    """Update pressed where no update in place can happen: no "Updating"
+    dialog that cannot progress; the reason on stderr, then the store."""
+    env.fake("zenity", exit_code=0)
+    env.fake("xdg-open")
+    proc = launch(env, doc, "1.0.38")
+    assert proc.returncode == 20
+    assert [argv[0] for argv in env.calls("zenity")] == ["--warning"], env.calls("zenity")
+    stderr = proc.stderr.decode()
+    assert "cannot update in place: not inside a Flatpak" in stderr and "opening the store instead" in stderr, stderr
+    assert len(env.calls("xdg-open")) == 1
+
+
 def test_zenity_gets_localized_labels(env, write_doc):
     env.fake("zenity", exit_code=1)
     src = write_doc(flat())
