@@ -3,7 +3,7 @@
 // exported-symbol list); those flags live there because inside this manifest
 // they would also apply to `swift test`'s executables.
 //
-// Targets are walls (README, "Architecture"): dependencies point one way,
+// Targets are walls (docs/architecture.md, "The targets"): dependencies point one way,
 // toward the core, and a wrong arrow does not compile.
 //   VersionGateCore    pure: versions, the gate, documents and JSON, messages,
 //                      URL rules, options. Standard library (and

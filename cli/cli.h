@@ -109,8 +109,8 @@ enum {
     VGCLI_OPT_SOURCE = 1 << 0, VGCLI_OPT_VERSION = 1 << 1, VGCLI_OPT_PLATFORM = 1 << 2, VGCLI_OPT_SET = 1 << 3,
     VGCLI_OPT_JSON = 1 << 4, VGCLI_OPT_DIALOG = 1 << 5, VGCLI_OPT_STORE = 1 << 6, VGCLI_OPT_APP_ID = 1 << 7,
     VGCLI_OPT_COMMAND = 1 << 8, VGCLI_OPT_POSITIONAL = 1 << 9, VGCLI_OPT_VERBOSE = 1 << 10, VGCLI_OPT_VERSIONS = 1 << 11,
-    VGCLI_OPT_MAYBE_VERSION = 1 << 13, /* --version allowed, not required */
-    VGCLI_OPT_EVENTS = 1 << 14
+    VGCLI_OPT_MAYBE_VERSION = 1 << 12, /* --version allowed, not required */
+    VGCLI_OPT_EVENTS = 1 << 13
 };
 
 /* One verb, declared once: the table is all the verbs there are. */

@@ -4,7 +4,7 @@ import VersionGateSystem
 /// The result's one schema: every key, and how to read it from a result.
 /// vg_result_json writes these members in this order, vg_result_get answers
 /// these keys, and Tests/python/test_result_schema.py holds the header's field
-/// list, the README, the man page and the Python `Result` to it.
+/// list, docs/api.md, the man page and the Python `Result` to it.
 enum ResultValue {
     case text(String?)
     case number(Int64?)

@@ -1,4 +1,4 @@
-"""iTunes Lookup for the loopback server (protocols README §3 and §5.3):
+"""iTunes Lookup for the loopback server (Tests/Fixtures/PROTOCOLS.md §3 and §5.3):
 ``GET /lookup?bundleId=<id>&country=<cc>`` (also ``/<cc>/lookup``, the
 storefront in the path) answered from the captured fixtures with Apple's
 exact framing.

@@ -3,8 +3,9 @@ import XCTest
 @testable import VersionGateCore
 
 /// The option table is the one declaration of every vg_client_set key; the
-/// header's comment and the README's table are its renderings. They must
-/// match it exactly. VG_WRITE_OPTION_DOCS=1 rewrites both from the table.
+/// header's comment, the table in docs/api.md ("Options") and the man page's
+/// list are its renderings. They must match it exactly. VG_WRITE_OPTION_DOCS=1
+/// rewrites all three from the table.
 final class OptionTableTests: XCTestCase {
     private static let root = TestFiles.tests.deletingLastPathComponent()
 
@@ -15,8 +16,8 @@ final class OptionTableTests: XCTestCase {
         // rewrites the installed header too.
     }
 
-    func testTheReadmeDocumentsExactlyTheTable() throws {
-        try checkBlock(in: "README.md", rendered: Self.readmeBlock(),
+    func testTheAPIPageDocumentsExactlyTheTable() throws {
+        try checkBlock(in: "docs/api.md", rendered: Self.markdownBlock(),
                        begin: "<!-- options: generated from ClientOptions.table", end: "<!-- end of options -->")
     }
 
@@ -55,7 +56,8 @@ final class OptionTableTests: XCTestCase {
             + [" * (end of options)"]
     }
 
-    static func readmeBlock() -> [String] {
+    /// docs/api.md, "Options": a Markdown table.
+    static func markdownBlock() -> [String] {
         ["<!-- options: generated from ClientOptions.table; a test checks this block -->",
          "| option | accepts | default | what it does |", "|---|---|---|---|"]
             + ClientOptions.table.map { option in

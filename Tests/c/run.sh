@@ -220,7 +220,7 @@ if [ -n "$needed" ] && [ -z "$(tr ' ' '\n' <<< "$needed" | grep -vE '^(ld-linux-
 else
     fail "NEEDED is '$needed', expected glibc's libraries only"
 fi
-# The glibc promised (README, "Which Linux"): no output may need a newer
+# The glibc promised (docs/building.md, "Which Linux"): no output may need a newer
 # symbol version. GLIBC_ABI_DT_RELR (packed relocations) is glibc 2.36's.
 # The host build promises the glibc it was built against (this machine's).
 if [ "$portable" -eq 1 ]; then GLIBC_PROMISED=2.31; else GLIBC_PROMISED=$(getconf GNU_LIBC_VERSION | cut -d' ' -f2); fi

@@ -98,12 +98,12 @@ def test_a_fetch_first_check_leaves_the_host_as_it_was(built, tls_server, tmp_pa
     assert len(tls_server.requests("first")) == 1
 
 
-@pytest.mark.parametrize("mode", ["process", "thread"])
-def test_a_stale_check_leaves_the_host_as_it_was_and_the_refresh_lands(built, tls_server, tmp_path, mode):
-    """Before 1.2, "process" started a refresher the host reaped (a
-    SIGCHLD) and "thread" a refresh thread of the host, with libcurl and its
-    sockets; now both are the helper."""
-    name = "stale-" + mode
+def test_a_stale_check_leaves_the_host_as_it_was_and_the_refresh_lands(built, tls_server, tmp_path):
+    """Before 1.2 a background refresh was a refresher the host reaped (a
+    SIGCHLD) or a refresh thread of the host, with libcurl and its
+    sockets; now it is the helper."""
+    name = "stale-process"
+    mode = "process"
     tls_server.document(name, flat_doc())
     assert host(built, tmp_path, "1.0.38", source=tls_server.url(name))["origin"] == "fresh_fetch"
     tls_server.document(name, flat_doc(min_required="1.0.30"))

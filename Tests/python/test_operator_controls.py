@@ -112,7 +112,7 @@ def fnv1a64(data: bytes) -> int:
 
 
 def bucket(installation_id: str, latest: str) -> int:
-    """The bucket as the header and README document it."""
+    """The bucket as docs/operators.md ("A staged prompt") and docs/design.md document it."""
     return fnv1a64(installation_id.encode() + b"\n" + latest.encode()) % 100
 
 

@@ -1,12 +1,13 @@
 """The result's one schema (issue 21): the header's field list, the JSON,
-vg_result_get, the Python Result, the README and the man page say the same.
+vg_result_get, the Python Result, docs/api.md and the man page say the same.
 
 For results of every rule (Tests/python/test_decision.py's cases), in one
 process: the JSON's keys are the header's list in its order; vg_result_get
 of each key is the JSON value as text (numbers in decimal, booleans
 true/false, NULL for null) and NULL for keys outside the list; each key is a
 property of the Python Result with the JSON's value; scripts/result_fields
---check finds the README's table and the man page's section up to date.
+--check finds the table in docs/api.md ("The result") and the man page's
+section up to date.
 """
 
 from __future__ import annotations
@@ -92,11 +93,11 @@ def test_each_key_is_a_python_property_with_the_json_value(result):
         assert result.get(key) == as_text(value), key
 
 
-def test_the_readme_and_the_man_page_copy_the_headers_list():
+def test_the_api_page_and_the_man_page_copy_the_headers_list():
     done = subprocess.run([str(SCRIPT), "--check"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stdout + done.stderr
-    readme = (REPO / "README.md").read_text()
+    api_page = (REPO / "docs" / "api.md").read_text()
     man = (REPO / "man" / "versiongate.1").read_text()
     for key, _, _ in header_fields():
-        assert "| `%s` |" % key in readme, key
+        assert "| `%s` |" % key in api_page, key
         assert ".B %s\n" % key.replace("-", "\\-") in man, key

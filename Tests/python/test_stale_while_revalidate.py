@@ -247,7 +247,7 @@ def test_a_fork_child_on_a_stale_cache_starts_no_refresh(world, host):
     fetches nor starts a refresh, in either mode."""
     prime(world, host)
     before = len(world.server.requests("g"))
-    for mode in ("process", "thread"):
+    for mode in ("process", "off"):
         env = world.env()
         env["VG_TEST_FORK"] = "1"
         proc = subprocess.run([str(host), "1.0.40", "source", world.url, "session_scope", "process",
@@ -391,11 +391,9 @@ def test_a_refresh_refuses_a_rollback(world, host):
 
 
 def test_the_log_says_how_the_refresh_was_started(world, host):
-    """The fetch helper, named with its pid; background_refresh=thread (a
-    thread of the host before 1.2) starts the same helper: no thread of the
-    host fetches."""
+    """The fetch helper, named with its pid: no thread of the host fetches."""
     prime(world, host)
-    for minimum, extra in (("1.0.41", []), ("1.0.42", ["--set", "background_refresh=thread"])):
+    for minimum, extra in (("1.0.41", []), ("1.0.42", ["--set", "background_refresh=process"])):
         world.server.document("g", body=flat_doc(minimum, "1.0.42"), delay_s=0)
         world.age(2 * 3600)
         proc, _ = world.run([str(CLI), "check", "-v", "--source", world.url, "--version", "1.0.40"] + extra)
@@ -404,24 +402,24 @@ def test_the_log_says_how_the_refresh_was_started(world, host):
         world.nothing_left()
 
 
-def test_a_thread_refresh_in_a_long_lived_host(world, tmp_path):
+def test_a_refresh_in_a_long_lived_host(world, tmp_path):
     import versiongate as vg
     world.server.document("g", body=flat_doc("1.0.39", "1.0.41"))
     env = world.env()
     saved = {k: os.environ.get(k) for k in ("XDG_CACHE_HOME", "XDG_STATE_HOME")}
     os.environ.update({k: env[k] for k in saved})
     try:
-        with vg.Client(source=world.url, session_scope="process", background_refresh="thread") as client:
+        with vg.Client(source=world.url, session_scope="process") as client:
             with client.check("1.0.40") as result:
                 assert result.origin == "fresh_fetch"
         world.server.document("g", body=flat_doc("1.0.41", "1.0.41"), delay_s=DELAY_S)
         world.age(2 * 3600)
-        with vg.Client(source=world.url, session_scope="process", background_refresh="thread") as client:
+        with vg.Client(source=world.url, session_scope="process") as client:
             start = time.monotonic()
             with client.check("1.0.40") as result:
                 assert (result.origin, result.status) == ("stale_cache", vg.Status.OPTIONAL)
             assert time.monotonic() - start < QUICK_S
-            world.wait_for("the thread's refresh", lambda: world.min_required() == "1.0.41")
+            world.wait_for("the helper's refresh", lambda: world.min_required() == "1.0.41")
             with client.check("1.0.40") as result:
                 assert result.status == vg.Status.MANDATORY
             assert client.refresh() == 0, "fresh: nothing to do"

@@ -185,8 +185,8 @@ void vg_client_free(vg_client *client);
  *       How old a cached config may be to answer when a fetch fails (a server stale-if-error wins, up to 24 h); 0 = never.
  *   "stale_while_revalidate_s": 0-2592000; default 604800.
  *       After cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first.
- *   "background_refresh": process, thread or off; default process.
- *       How that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first); thread (before 1.2, a thread of the host) now means process.
+ *   "background_refresh": process or off; default process.
+ *       How that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first).
  *   "tls_ca_file": absolute path of a PEM file; default none.
  *       An extra trust anchor; verification is never turned off.
  *   "defaults": path or file:// URL; default none.

@@ -1,7 +1,7 @@
 /// A client's settings, set by string key so any FFI can set them and new
 /// keys never change the ABI. Every key is declared once, in `table`: the
 /// setter, `vg_client_get`, the header's `vg_client_set` comment and the
-/// README's option table come from it (Tests/VersionGateTests/OptionTableTests.swift fails
+/// docs/api.md's option table come from it (Tests/VersionGateTests/OptionTableTests.swift fails
 /// when they disagree). A default is written once, as the property's initial
 /// value below; the table reads it from there. A bad value leaves the option
 /// unchanged; a nil value restores the default.
@@ -9,7 +9,7 @@ package struct ClientOptions: Sendable, Equatable {
     package enum SessionScope: String, Sendable, CaseIterable { case login, process }
     /// How a stale cache is refreshed behind a check that answered from it
     /// (docs/design.md, "The background refresh").
-    package enum BackgroundRefresh: String, Sendable, CaseIterable { case process, thread, off }
+    package enum BackgroundRefresh: String, Sendable, CaseIterable { case process, off }
 
     package var source: SourceSpec?
     package var platform = "linux"
@@ -212,8 +212,8 @@ extension ClientOptions {
             o, v throws(GateFailure) in
             o.staleWhileRevalidateSeconds = try number("stale_while_revalidate_s", v, 0...maxSeconds)
         },
-        OptionSpec(key: "background_refresh", accepts: "process, thread or off",
-                   summary: "how that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first); thread (before 1.2, a thread of the host) now means process", read: { $0.backgroundRefresh.rawValue }) {
+        OptionSpec(key: "background_refresh", accepts: "process or off",
+                   summary: "how that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first)", read: { $0.backgroundRefresh.rawValue }) {
             o, v throws(GateFailure) in
             o.backgroundRefresh = try choice("background_refresh", v)
         },
