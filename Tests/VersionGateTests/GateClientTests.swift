@@ -5,6 +5,10 @@ import XCTest
 @testable import VersionGateSystem
 
 final class GateClientTests: XCTestCase {
+    override func setUpWithError() throws {
+        try privateXDGHomes(self)
+    }
+
     private let flat = #"{"min_required_version_linux": "1.0.39", "latest_version_linux": "1.0.41", "update_url_linux": "https://flathub.org/apps/com.example.Launcher"}"#
 
     private func client(_ path: String, _ options: [String: String] = ["session_scope": "process"]) throws -> GateClient {
@@ -16,7 +20,7 @@ final class GateClientTests: XCTestCase {
 
     private func check(_ client: GateClient, _ version: String, _ env: [String: String] = [:]) -> GateResult {
         var version = version
-        return version.withUTF8 { client.check(current: $0, system: System(environment: CheckEnvironment(variables: env))) }
+        return withLocale(env) { version.withUTF8 { client.check(current: $0) } }
     }
 
     func testTheThreeOutcomesOnAFlatDocument() throws {
@@ -129,13 +133,13 @@ final class GateClientTests: XCTestCase {
         let runtime = try makeTemporaryDirectory(self).path
         // XDG: the runtime directory is the user's own, mode 0700 (else process scope).
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime)
+        setenv("XDG_RUNTIME_DIR", runtime, 1)   // put back by privateXDGHomes
         for scope in ["process", "login"] {
             let c = try client(path, ["session_scope": scope])
-            let env = ["XDG_RUNTIME_DIR": runtime]
-            XCTAssertEqual([1, 2, 3].map { _ in check(c, "1.0.38", env).shouldPrompt }, [true, true, true], scope)
+            XCTAssertEqual([1, 2, 3].map { _ in check(c, "1.0.38").shouldPrompt }, [true, true, true], scope)
             // Each scope has its own source path key space only through its store, so use a new current version per scope.
             let version = scope == "process" ? "1.0.40" : "1.0.39"
-            XCTAssertEqual([1, 2, 3].map { _ in check(c, version, env).shouldPrompt }, [true, false, false], scope)
+            XCTAssertEqual([1, 2, 3].map { _ in check(c, version).shouldPrompt }, [true, false, false], scope)
         }
         let markers = try FileManager.default.contentsOfDirectory(atPath: runtime + "/versiongate")
         XCTAssertEqual(markers.count, 1, "one login marker for the one OPTIONAL prompt shown in login scope")

@@ -6,11 +6,15 @@ import XCTest
 /// What results share (ResultFrame) is made again whenever what it was made
 /// from changes: the options (`set`), the snapshot, the locale.
 final class ResultFrameTests: XCTestCase {
+    override func setUpWithError() throws {
+        try privateXDGHomes(self)
+    }
+
     private let flat = #"{"min_required_version_linux": "1.0.39", "latest_version_linux": "1.0.41", "update_url_linux": "https://flathub.org/apps/com.example.Launcher"}"#
 
     private func check(_ client: GateClient, _ version: String, _ env: [String: String] = [:]) -> GateResult {
         var version = version
-        return version.withUTF8 { client.check(current: $0, system: System(environment: CheckEnvironment(variables: env))) }
+        return withLocale(env) { version.withUTF8 { client.check(current: $0) } }
     }
 
     private func client(_ path: String) throws -> GateClient {
@@ -29,7 +33,7 @@ final class ResultFrameTests: XCTestCase {
         XCTAssertEqual(check(c, "1.0.38", ["LANG": "de_DE.UTF-8"]).title?.string, german.title?.string)
         // LANGUAGE counts too, and an UP_TO_DATE result reads its language when asked.
         XCTAssertEqual(check(c, "1.0.38", ["LANG": "de_DE.UTF-8", "LANGUAGE": "it"]).language, "it")
-        XCTAssertEqual(check(c, "1.0.41", ["LANG": "fr_FR.UTF-8"]).language, "fr")
+        XCTAssertEqual(withLocale(["LANG": "fr_FR.UTF-8"]) { check(c, "1.0.41").language }, "fr")
     }
 
     func testSetMakesTheSharedPartsAgain() throws {

@@ -48,3 +48,32 @@ func writeFile(_ dir: URL, _ name: String, _ text: String) throws -> String {
     try Data(text.utf8).write(to: url)
     return url.path
 }
+
+/// Runs `body` with this process's locale variables as `variables` say
+/// (the others unset), as a host's environment would be at its check, and
+/// puts them back. XCTest runs one test at a time.
+func withLocale<R>(_ variables: [String: String], _ body: () -> R) -> R {
+    let names = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"]
+    let saved = names.map { name in getenv(name).map { String(cString: $0) } }
+    for name in names {
+        if let value = variables[name] { setenv(name, value, 1) } else { unsetenv(name) }
+    }
+    defer {
+        for (name, value) in zip(names, saved) {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
+    }
+    return body()
+}
+
+/// This process's XDG homes moved into a temporary directory for `test`
+/// (a client takes the process's environment, as the library's do), put
+/// back at its end.
+func privateXDGHomes(_ test: XCTestCase) throws {
+    let dir = try makeTemporaryDirectory(test)
+    for name in ["XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"] {
+        let saved = getenv(name).map { String(cString: $0) }
+        setenv(name, dir.appendingPathComponent(name).path, 1)
+        test.addTeardownBlock { if let saved { setenv(name, saved, 1) } else { unsetenv(name) } }
+    }
+}

@@ -56,7 +56,7 @@ package final class GateClient: Sendable {
     /// problem is a fail-open result that says why.
     /// What happened on the way is added to `log`, if given.
     package func check(current: UnsafeBufferPointer<UInt8>, log: CallLog? = nil) -> GateResult {
-        let result = decide(current: current, system: system, ownSystem: true, log: log)
+        let result = decide(current: current, log: log)
         log?.record(result)
         return result
     }
@@ -71,17 +71,8 @@ package final class GateClient: Sendable {
 
     package var logLevel: LogLevel { state.withLock { $0.settings.options.logLevel } }
 
-    /// The same on another clock and environment than the client's own.
-    package func check(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog? = nil) -> GateResult {
-        let result = decide(current: current, system: system, ownSystem: false, log: log)
-        log?.record(result)
-        return result
-    }
-
-    /// `ownSystem`: `system` is the client's, so what depends on its files
-    /// and directories (the prompt state's paths) may be kept between checks.
-    private func decide(current: UnsafeBufferPointer<UInt8>, system: System, ownSystem: Bool,
-                        log: CallLog?) -> GateResult {
+    private func decide(current: UnsafeBufferPointer<UInt8>, log: CallLog?) -> GateResult {
+        let system = self.system
         // Borrowed through the reference, not copied: a copy retains every option.
         // (`settings.options.x` reads one option; `let options` would copy them all.)
         let (settings, lastFrame) = state.withLock { ($0.settings, $0.frame) }
@@ -130,7 +121,7 @@ package final class GateClient: Sendable {
             shouldPrompt = true
             prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
         case .optional:
-            let claim = claim(decision, frame, settings, system, ownSystem: ownSystem)
+            let claim = claim(decision, frame, settings, system)
             (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
             prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
         }
@@ -140,7 +131,7 @@ package final class GateClient: Sendable {
         return GateResult(decision: decision, shouldPrompt: shouldPrompt, frame: frame,
                           failure: invalid ?? frame.failure,
                           errorMessage: invalid.map { CText($0.message) } ?? frame.errorMessage,
-                          locale: prompt?.locale, environment: ownSystem ? nil : system.environment,
+                          locale: prompt?.locale,
                           store: prompt?.store,
                           graceMessage: prompt?.grace, loaded: loaded,
                           note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note)
@@ -208,12 +199,10 @@ package final class GateClient: Sendable {
     }
 
     /// Whether an OPTIONAL prompts now: skip, remind, then the session.
-    private func claim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System,
-                       ownSystem: Bool) -> PromptClaim {
+    private func claim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System) -> PromptClaim {
         // No local closures: one stored in a constant escapes, and its context (the System) is copied to the heap.
         let record = !settings.options.dryRun
-        let state = ownSystem ? frame.promptState { Self.promptState(frame, settings, system) }
-            : Self.promptState(frame, settings, system)
+        let state = frame.promptState { Self.promptState(frame, settings, system) }
         guard let state else { return Self.sessionClaim(decision, frame, settings, system, record: record) }
         return state.claim(latest: frame.snapshot?.latest?.string, now: system.wallClock(),
                            remindAfter: settings.options.remindAfterSeconds, record: record) {

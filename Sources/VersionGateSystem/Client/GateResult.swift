@@ -16,10 +16,6 @@ package final class GateResult: Sendable {
     /// The grace period's message, which replaces the prompt's.
     private let graceMessage: CText?
     private let store: StoreAnswer?
-    /// UP_TO_DATE on another System than the client's: where the catalog
-    /// language is read when asked (a warm UP_TO_DATE check reads no
-    /// environment); nil: the client's, which the frame keeps.
-    private let environment: CheckEnvironment?
     /// Why the result fails open, or a config problem that did not stop the
     /// decision; nil when it came from a good config.
     package let failure: GateFailure?
@@ -35,15 +31,14 @@ package final class GateResult: Sendable {
     package static let jsonKey = "\u{0}json"
 
     /// `locale` is given for a prompting verdict, nil for UP_TO_DATE (whose
-    /// language is then read from `environment` when asked); `store` too.
+    /// language is then read from the client's environment when asked); `store` too.
     package init(decision: consuming Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
-                 errorMessage: CText?, locale: LocaleFrame?, environment: CheckEnvironment?, store: StoreAnswer?,
+                 errorMessage: CText?, locale: LocaleFrame?, store: StoreAnswer?,
                  graceMessage: CText?, loaded: LoadedConfig, note: String?) {
         self.decision = decision
         self.shouldPrompt = shouldPrompt
         self.frame = frame
         self.locale = locale
-        self.environment = locale == nil ? environment : nil
         self.store = store
         self.graceMessage = graceMessage
         self.failure = failure
@@ -57,7 +52,7 @@ package final class GateResult: Sendable {
         decision = Decision(failOpen: failure, current: current)
         shouldPrompt = false
         frame = ResultFrame(failOpen: failure, source: source, language: language)
-        (locale, graceMessage, store, environment) = (nil, nil, nil, nil)
+        (locale, graceMessage, store) = (nil, nil, nil)
         self.failure = failure
         errorMessage = frame.errorMessage
         (loaded, note) = (nil, nil)
@@ -114,7 +109,7 @@ package final class GateResult: Sendable {
     package var language: String {
         if let locale { return locale.texts.language }
         if let language = frame.fixedLanguage { return language }
-        return (environment ?? frame.environment)?.language(option: frame.localeOption) ?? "en"
+        return frame.environment?.language(option: frame.localeOption) ?? "en"
     }
 
     /// The rollout percent when a staged rollout decided this result.

@@ -21,8 +21,6 @@ package struct URLOpenResult: Sendable, Equatable {
     /// `xdg-open`'s exit status when it exited normally.
     package var exitStatus: Int32?
     package var message: String
-
-    package var succeeded: Bool { outcome == .opened || outcome == .launched }
 }
 
 /// Opens a store URL with `xdg-open` (docs/design.md, "Where to update") through the System's
