@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -153,6 +154,31 @@ def test_a_stale_check_never_waits_for_the_helpers_exec(built, tls_server, tmp_p
     assert seen["elapsed_ms"] <= 110, "the stale check waited %d ms for its helper's exec" % seen["elapsed_ms"]
     assert seen["sigchld"] == 0 and seen["child_to_reap"] is False, seen
     assert wait_for(lambda: len(tls_server.requests("slow-exec")) == 2, 15), "the refresh never ran"
+
+
+def test_the_host_does_not_read_back_the_cache_the_helper_wrote(built, tls_server, tmp_path):
+    """The helper hands back the fetched entry and the identity of the
+    cache file it wrote (docs/design.md, "The helper's protocol"): the
+    host's next checks find the file unchanged by its identity and never
+    open it (strace counts the host's opens of it; the helper's are its own)."""
+    tls_server.document("identity", flat_doc())
+    child = ("import versiongate as vg, sys\n"
+             "with vg.Client(source=sys.argv[1], session_scope='process', tls_ca_file=sys.argv[2]) as c:\n"
+             "    print(','.join(c.check('1.0.38').origin for _ in range(3)))\n")
+    log = tmp_path / "strace.log"
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONPATH=str(REPO / "python"), VERSIONGATE_LIBRARY=os.path.realpath(LIB_PATH))
+    done = subprocess.run(["strace", "-f", "-qq", "-o", str(log), "-e", "trace=openat,open",
+                           sys.executable, "-c", child, tls_server.url("identity"), str(built["certs"]["ca_pem"])],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "fresh_fetch,cache_hit,cache_hit", done.stdout
+    lines = log.read_text().splitlines()
+    host_pid = lines[0].split()[0]
+    # The cache is opened relative to its directory: openat(3, "config-<hash>.json", ...).
+    read = re.compile(r'open(at)?\((\d+|AT_FDCWD), "([^"]*/)?config-[0-9a-f]+\.json", O_RDONLY')
+    opened = [line for line in lines if line.split()[0] == host_pid and read.search(line)]
+    assert opened == [], "the host read back the cache the helper wrote:\n" + "\n".join(opened)
 
 
 def helpers_of(lib: Path) -> list[int]:

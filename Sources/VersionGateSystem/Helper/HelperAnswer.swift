@@ -4,8 +4,10 @@ import VersionGateCore
 /// any number of interim records (an update's progress, log lines) as they
 /// happen, then one final answer, then end of file.
 package enum HelperAnswer: Sendable {
-    /// A fetch's config, as the cache file holds it (CachedConfig's JSON).
-    case fetched(origin: LoadedConfig.Origin, note: String?, entry: [UInt8])
+    /// A fetch's config, as the cache file holds it (CachedConfig's JSON),
+    /// and that file's identity when the helper wrote it: the host then does
+    /// not read back what it was handed.
+    case fetched(origin: LoadedConfig.Origin, note: String?, entry: [UInt8], identity: FileIdentity?)
     /// An HTTP exchange's response, whatever its status.
     case response(HTTPResponse)
     /// How an update in place ended.
@@ -24,11 +26,16 @@ package enum HelperAnswer: Sendable {
     package func message() -> HelperMessage {
         var message = HelperMessage()
         switch self {
-        case .fetched(let origin, let note, let entry):
+        case .fetched(let origin, let note, let entry, let identity):
             message.add("outcome", "fetched")
             message.add("origin", origin.rawValue)
             if let note { message.add("note", note) }
             message.add("entry", String(decoding: entry, as: UTF8.self))
+            if let identity {
+                message.add("identity", [identity.device, identity.inode].map { String($0) }.joined(separator: " ") + " "
+                            + [identity.size, identity.modifiedSeconds, identity.modifiedNanoseconds,
+                               identity.changedSeconds, identity.changedNanoseconds].map { String($0) }.joined(separator: " "))
+            }
         case .response(let response):
             message.add("outcome", "response")
             message.add("status", String(response.status))
@@ -57,7 +64,8 @@ package enum HelperAnswer: Sendable {
         case "fetched":
             guard let origin = message.value("origin").flatMap(LoadedConfig.Origin.init(rawValue:)),
                   let entry = message.value("entry") else { return nil }
-            return .fetched(origin: origin, note: message.value("note"), entry: Array(entry.utf8))
+            return .fetched(origin: origin, note: message.value("note"), entry: Array(entry.utf8),
+                            identity: message.value("identity").flatMap(Self.identity))
         case "response":
             guard let status = message.value("status").flatMap(HelperMessage.integer),
                   let body = message.value("body").flatMap(Hex.decoded) else { return nil }
@@ -77,6 +85,17 @@ package enum HelperAnswer: Sendable {
         default:
             return nil
         }
+    }
+}
+
+extension HelperAnswer {
+    /// "device inode size mtime mtime-ns ctime ctime-ns", each a decimal.
+    private static func identity(_ text: String) -> FileIdentity? {
+        let numbers = text.split(separator: " ").compactMap { Int64(decimal: String($0)) }
+        guard numbers.count == 7 else { return nil }
+        return FileIdentity(device: UInt64(numbers[0]), inode: UInt64(numbers[1]), size: numbers[2],
+                            modifiedSeconds: numbers[3], modifiedNanoseconds: numbers[4],
+                            changedSeconds: numbers[5], changedNanoseconds: numbers[6])
     }
 }
 

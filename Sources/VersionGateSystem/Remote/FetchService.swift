@@ -34,7 +34,9 @@ enum FetchService {
         let answer: HelperAnswer
         switch remote.fetchHere(load, mode: request.mode) {
         case .failure(let failure): answer = .failed(failure)
-        case .success(let fetched): answer = .fetched(origin: fetched.origin, note: fetched.note, entry: fetched.entry.encoded())
+        case .success(let fetched):
+            answer = .fetched(origin: fetched.origin, note: fetched.note, entry: fetched.entry.encoded(),
+                              identity: fetched.identity)
         }
         if let curl = CurlTransport.loadedVersion { log?.add(.debug, "fetched with libcurl \(curl)") }
         for line in log?.recorded ?? [] { interim(.log(line.level, line.message)) }

@@ -3,8 +3,8 @@ import VersionGateCore
 /// What a fetch brought: the entry to decide with and to cache.
 package struct FetchedConfig: Sendable {
     package let entry: CachedConfig
-    /// The cache file the entry was written to (see RemoteSource's Memo);
-    /// nil when unknown (written by the helper, or not at all).
+    /// The cache file the entry was written to (see RemoteSource's Memo),
+    /// by this process or by the helper; nil when unknown or not written.
     package let identity: FileIdentity?
     /// freshFetch, or cacheHit when the cache had it after all.
     package let origin: LoadedConfig.Origin

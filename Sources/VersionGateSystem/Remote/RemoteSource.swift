@@ -204,7 +204,7 @@ package final class RemoteSource: ConfigSource {
 
     /// The helper's answer as a fetch's outcome.
     private func fetched(from answer: HelperAnswer?) -> Result<FetchedConfig, GateFailure> {
-        guard case .fetched(let origin, let note, let bytes)? = answer,
+        guard case .fetched(let origin, let note, let bytes, let identity)? = answer,
               let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
             return .failure(GateFailure(.internalError, "\(name): the fetch helper's answer is malformed"))
         }
@@ -212,7 +212,7 @@ package final class RemoteSource: ConfigSource {
             return .failure(GateFailure(.signature, "\(name): the config the fetch helper brought "
                                         + "was not verified with these trusted_keys"))
         }
-        return .success(FetchedConfig(entry: entry, identity: nil, origin: origin, note: note))
+        return .success(FetchedConfig(entry: entry, identity: identity, origin: origin, note: note))
     }
 
     // MARK: The background refresh (docs/design.md, "The background refresh")
