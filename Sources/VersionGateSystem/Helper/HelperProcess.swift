@@ -159,6 +159,11 @@ package struct HelperProcess: Sendable {
             return .failure(failure("no pipe", errno: systemErrno))
         }
         defer { close(requestPipe[0]) }
+        // Only our end never blocks. The helper's reads block: a program
+        // another thread is starting at this moment holds a copy of this
+        // pipe's write end until its exec, and a nonblocking read would
+        // take that for a request cut short.
+        _ = vg_system_fcntl(requestPipe[0], F_SETFL, 0)
         let bytes = request.encoded()
         // A pipe holds 64 KiB (one page when the user's pipe quota is spent):
         // more is asked for when the request needs it.

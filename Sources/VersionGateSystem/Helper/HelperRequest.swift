@@ -26,7 +26,8 @@ package enum HelperRequest: Sendable {
         package var appVersion: String?
         /// Wall clock, Unix seconds: the host's, so both ends age alike.
         package var now: Int64
-        package var deadlineMilliseconds: Int
+        /// The host's deadline on the shared monotonic clock (Deadline.nanoseconds).
+        package var deadlineNanoseconds: Int64
         /// The variables a fetch reads (CheckEnvironment.forwardedNames).
         package var environment: [String: String]
         package var cacheHome: String?
@@ -55,7 +56,7 @@ package enum HelperRequest: Sendable {
             for option in fetch.options { message.add("option", option) }
             if let version = fetch.appVersion { message.add("version", version) }
             message.add("now", String(fetch.now))
-            message.add("deadline_ms", String(fetch.deadlineMilliseconds))
+            message.add("deadline_ns", String(fetch.deadlineNanoseconds))
             for (name, value) in fetch.environment.sorted(by: { $0.key < $1.key }) { message.add("env", name + "=" + value) }
             if let home = fetch.cacheHome { message.add("cache_home", home) }
             if let home = fetch.stateHome { message.add("state_home", home) }
@@ -92,7 +93,7 @@ package enum HelperRequest: Sendable {
         case .fetch, .refresh, .background:
             guard let mode = message.value("mode").flatMap(RemoteSource.FetchMode.init(rawValue:)),
                   let now = message.value("now").flatMap({ Int64(decimal: $0) }),
-                  let deadline = message.value("deadline_ms").flatMap(HelperMessage.integer) else { return .failure(malformed) }
+                  let deadline = message.value("deadline_ns").flatMap({ Int64(decimal: $0) }) else { return .failure(malformed) }
             var environment: [String: String] = [:]
             for pair in message.values("env") {
                 let (name, value) = HelperMessage.split(pair, at: "=")
@@ -100,7 +101,7 @@ package enum HelperRequest: Sendable {
             }
             return .success(.fetch(ConfigFetch(
                 mode: mode, options: message.values("option"), appVersion: message.value("version"), now: now,
-                deadlineMilliseconds: deadline, environment: environment, cacheHome: message.value("cache_home"),
+                deadlineNanoseconds: deadline, environment: environment, cacheHome: message.value("cache_home"),
                 stateHome: message.value("state_home"), log: message.value("log").flatMap(LogLevel.init(rawValue:)))))
         case .http:
             guard let url = message.value("url"), let timeout = message.value("timeout_ms").flatMap(HelperMessage.integer),

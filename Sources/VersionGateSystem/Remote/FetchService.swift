@@ -18,7 +18,8 @@ enum FetchService {
             if let value = request.environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
         }
         // Bounded however the fetch goes: its own deadline, then this.
-        alarm(UInt32(clamping: request.deadlineMilliseconds / 1000 + 15))
+        let deadline = Deadline(atNanoseconds: request.deadlineNanoseconds)
+        alarm(UInt32(clamping: deadline.remainingMilliseconds / 1000 + 15))
         let remote: RemoteSource
         switch SourceFactory.make(options, network: .inProcess) {
         case .failure(let failure): return .failed(failure)
@@ -30,7 +31,7 @@ enum FetchService {
                                            stateHome: request.stateHome)
         let load = LoadRequest(appVersion: request.appVersion, localeOption: options.locale,
                                environment: environment, now: request.now, files: POSIXFiles(), bootClock: BootInstant.now,
-                               deadline: Deadline(afterMilliseconds: request.deadlineMilliseconds), log: log)
+                               deadline: deadline, log: log)
         let answer: HelperAnswer
         switch remote.fetchHere(load, mode: request.mode) {
         case .failure(let failure): answer = .failed(failure)

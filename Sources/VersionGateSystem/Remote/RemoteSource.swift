@@ -162,11 +162,16 @@ package final class RemoteSource: ConfigSource {
         // others wait for the lock (at most their deadline) and then find the
         // cache it wrote. One still held then is a fetch that outlasts the
         // waiter's deadline too: it fails open rather than send a second
-        // request. A background refresh does not wait: whoever holds the
-        // lock is refreshing already.
+        // request; so does a waiter whose holder's fetch just failed (it
+        // tells that failure). A background refresh does not wait: whoever
+        // holds the lock is refreshing already.
         let wait = mode == .background ? 0 : request.deadline.remainingMilliseconds
-        let attempt = cacheDirectory.map { directory in
-            request.files.lock(directory.filePath(Self.lockName(fetcher.cacheKey)), until: Deadline(afterMilliseconds: wait))
+        let lockPath = cacheDirectory.map { $0.filePath(Self.lockName(fetcher.cacheKey)) }
+        var attempt = lockPath.map { request.files.lock($0, until: Deadline(afterMilliseconds: 0)) }
+        var waited = false
+        if case .busy = attempt, wait > 0, let lockPath {
+            waited = true
+            attempt = request.files.lock(lockPath, until: Deadline(afterMilliseconds: wait))
         }
         if case .busy = attempt {
             return .failure(mode == .background
@@ -176,6 +181,10 @@ package final class RemoteSource: ConfigSource {
         let burst = attempt?.lock
         if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, at: request) {
             return .success(written.fetched(.cacheHit))
+        }
+        if waited, let failed = stateDirectory?.read(Self.failureName(fetcher.cacheKey), maxBytes: 4096)
+            .flatMap({ BurstFailure.decode($0, since: request.now - Int64(RefreshLimits.deadlineMilliseconds / 1000) - 1) }) {
+            return .failure(GateFailure(failed.kind, failed.message + " (another check's fetch; no second request in one burst)"))
         }
         return withExtendedLifetime(burst) { refresh(cached, request, cacheDirectory, stateDirectory) }
     }
@@ -194,10 +203,10 @@ package final class RemoteSource: ConfigSource {
     // MARK: The helper's request and answer (docs/design.md, "The fetch helper")
 
     private func helperRequest(_ request: LoadRequest, mode: FetchMode) -> HelperRequest.ConfigFetch {
-        let left = mode == .background ? RefreshLimits.deadlineMilliseconds : request.deadline.remainingMilliseconds
+        let deadline = mode == .background ? Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds) : request.deadline
         return HelperRequest.ConfigFetch(
             mode: mode, options: settings.assignments, appVersion: request.appVersion, now: request.now,
-            deadlineMilliseconds: left, environment: request.environment.forwarded,
+            deadlineNanoseconds: deadline.nanoseconds, environment: request.environment.forwarded,
             cacheHome: request.environment.cacheHome, stateHome: request.environment.stateHome,
             log: request.log?.threshold)
     }
@@ -264,6 +273,9 @@ package final class RemoteSource: ConfigSource {
 
     private static func backoffName(_ key: String) -> String { "backoff-\(fnv1a64Hex(key)).json" }
 
+    /// The last fetch's failure, for the waiters of its burst.
+    private static func failureName(_ key: String) -> String { "failed-\(fnv1a64Hex(key)).json" }
+
     private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
                          _ stateDirectory: PrivateDirectory?) -> Result<FetchedConfig, GateFailure> {
         let backoffFile = Self.backoffName(fetcher.cacheKey)
@@ -285,6 +297,7 @@ package final class RemoteSource: ConfigSource {
             outcome = try fetcher.fetch(context)
         } catch {
             request.log?.add(.info, "\(name): fetch failed: \(error.failure.message)")
+            stateDirectory?.write(Self.failureName(fetcher.cacheKey), BurstFailure(error.failure, at: request.now).encoded())
             if error.throttled, let stateDirectory {
                 var random = SystemRandomNumberGenerator()
                 let previous = stateDirectory.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode)
@@ -296,6 +309,7 @@ package final class RemoteSource: ConfigSource {
             return .failure(error.failure)
         }
         stateDirectory?.remove(backoffFile)
+        stateDirectory?.remove(Self.failureName(fetcher.cacheKey))
 
         let entry: CachedConfig
         let note: String?

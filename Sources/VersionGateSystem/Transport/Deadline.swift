@@ -11,6 +11,15 @@ package struct Deadline: Sendable {
         endNanoseconds = Deadline.nowNanoseconds() &+ Int64(ms) &* 1_000_000
     }
 
+    /// At `endNanoseconds` on CLOCK_MONOTONIC, which every process of this
+    /// machine (and time namespace) shares: the helper keeps the host's
+    /// deadline itself, not one started late by the helper's own start.
+    package init(atNanoseconds endNanoseconds: Int64) {
+        self.endNanoseconds = endNanoseconds
+    }
+
+    package var nanoseconds: Int64 { endNanoseconds }
+
     /// Whole milliseconds left, rounded up so a live deadline never reads 0.
     package var remainingMilliseconds: Int {
         let left = endNanoseconds &- Deadline.nowNanoseconds()
