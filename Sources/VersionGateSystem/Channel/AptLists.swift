@@ -20,9 +20,7 @@ package enum AptLists {
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = directoryEntryName(entry)
             if name.hasSuffix("_Packages") { names.append(name) }
         }
         var versions: [String] = []

@@ -240,9 +240,7 @@ package struct POSIXFiles: FileSystem {
         guard fstatat(directory, name, &written, AT_SYMLINK_NOFOLLOW) == 0 else { return }
         let now = Int64(written.st_mtim.tv_sec)
         while let entry = readdir(stream) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let entryName = directoryEntryName(entry)
             guard entryName.hasPrefix(prefix) else { continue }
             var s = stat()
             guard fstatat(directory, entryName, &s, AT_SYMLINK_NOFOLLOW) == 0, s.st_uid == geteuid(),
