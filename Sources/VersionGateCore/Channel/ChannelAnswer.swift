@@ -1,7 +1,8 @@
 /// What the user's own channel said when a MANDATORY decision asked it
 /// (docs/design.md, "Asking the channel"): the newest version it serves
-/// this system, or why it could not be asked.
-package struct ChannelAnswer: Sendable, Equatable {
+/// this system, or why it could not be asked. A class: a decision keeps
+/// one reference, not four strings, so every check's result stays small.
+package final class ChannelAnswer: Sendable {
     /// Which channel: one of `ChannelAnswer.kinds`.
     package let channel: String
     /// Where exactly, for people: "latest/stable, amd64", a package name.

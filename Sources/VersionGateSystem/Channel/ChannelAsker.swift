@@ -29,10 +29,14 @@ package struct ChannelAsker: Sendable {
     package static func mayAsk(_ options: ClientOptions, _ environment: CheckEnvironment) -> Bool {
         if options.distroPackage != nil || InPlaceUpdate.isFlatpak { return true }
         switch options.store {   // a switch: this enum's != is a generic call
-        case .url: return environment.isSet("SNAP_INSTANCE_NAME") || environment.isSet("SNAP_NAME")
+        case .url: return environment.isLive ? Self.insideASnap : environment.isSet("SNAP_INSTANCE_NAME") || environment.isSet("SNAP_NAME")
         case .flathub, .snap, .appstore: return true
         }
     }
+
+    /// Read once: a process does not enter or leave a snap.
+    private static let insideASnap = CheckEnvironment.current().isSet("SNAP_INSTANCE_NAME")
+        || CheckEnvironment.current().isSet("SNAP_NAME")
 
     /// The channel to ask; nil when none is known (then nothing is asked).
     /// `distro_package` first (the operator named the package), then a snap

@@ -56,7 +56,7 @@ package final class GateClient: Sendable {
     /// problem is a fail-open result that says why.
     /// What happened on the way is added to `log`, if given.
     package func check(current: UnsafeBufferPointer<UInt8>, log: CallLog? = nil) -> GateResult {
-        let result = decide(current: current, log: log)
+        let result = decide(current: current, system: system, log: log)
         log?.record(result)
         return result
     }
@@ -71,8 +71,9 @@ package final class GateClient: Sendable {
 
     package var logLevel: LogLevel { state.withLock { $0.settings.options.logLevel } }
 
-    private func decide(current: UnsafeBufferPointer<UInt8>, log: CallLog?) -> GateResult {
-        let system = self.system
+    /// `system` is the client's own, passed borrowed (a local copy would
+    /// retain its parts at every check).
+    private func decide(current: UnsafeBufferPointer<UInt8>, system: System, log: CallLog?) -> GateResult {
         // Borrowed through the reference, not copied: a copy retains every option.
         // (`settings.options.x` reads one option; `let options` would copy them all.)
         let (settings, lastFrame) = state.withLock { ($0.settings, $0.frame) }
@@ -104,13 +105,12 @@ package final class GateClient: Sendable {
         let snapshot = loaded.snapshot
         let frame = frame(snapshot, settings, source, last: lastFrame)
 
-        var decision = Decision(current: current, snapshot: snapshot, now: { system.wallClock() }, rolloutBucket: { latest in
+        let decided = Decision(current: current, snapshot: snapshot, now: { system.wallClock() }, rolloutBucket: { latest in
             let state = PrivateDirectory(base: system.environment.stateHome, files: system.files)
             return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
         }, facts: { SystemFactsReader.current })
-        if decision.asksChannel, let answer = askChannel(settings.options, system, deadline.get(), log) {
-            decision = decision.judged(by: answer)
-        }
+        // A let, moved into the result: a var here cost every check a copy.
+        let decision = decided.asksChannel ? judged(decided, settings, system, deadline.get(), log) : decided
         // Switches, not ==: these enums' == is a generic call.
         var shouldPrompt = false
         var sessionNote: String?
@@ -137,8 +137,15 @@ package final class GateClient: Sendable {
                           note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note)
     }
 
+    /// `decision` once the user's channel answered, as it was when none is
+    /// known (docs/design.md, "Asking the channel").
+    private func judged(_ decision: Decision, _ settings: State, _ system: System, _ deadline: Deadline,
+                        _ log: CallLog?) -> Decision {
+        askChannel(settings.options, system, deadline, log).map(decision.judged(by:)) ?? decision
+    }
+
     /// The user's channel's answer before a MANDATORY blocks; nil when no
-    /// channel is known (docs/design.md, "Asking the channel").
+    /// channel is known.
     private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, _ log: CallLog?)
         -> ChannelAnswer? {
         // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
