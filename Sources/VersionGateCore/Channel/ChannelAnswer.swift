@@ -3,7 +3,9 @@
 /// this system, or why it could not be asked. A class: a decision keeps
 /// one reference, not four strings, so every check's result stays small.
 package final class ChannelAnswer: Sendable {
-    /// Which channel: one of `ChannelAnswer.kinds`.
+    /// Which channel: appstore (the lookup's version), snap (the store's
+    /// channel map), flathub (its appstream releases), apt (the package's
+    /// candidate) or flatpak (the app's own remote had nothing newer at Update).
     package let channel: String
     /// Where exactly, for people: "latest/stable, amd64", a package name.
     package let detail: String
@@ -11,11 +13,6 @@ package final class ChannelAnswer: Sendable {
     /// could not be asked (then `problem` says why).
     package let version: String?
     package let problem: String?
-
-    /// appstore (the lookup's version), snap (the store's channel map),
-    /// flathub (its appstream releases), apt (the package's candidate),
-    /// flatpak (the app's own remote had nothing newer at Update).
-    package static let kinds = ["appstore", "snap", "flathub", "apt", "flatpak"]
 
     /// The version `served` (any text a channel gave), or the problem that
     /// it is not one.

@@ -69,9 +69,7 @@ package enum HelperAnswer: Sendable {
         case "response":
             guard let status = message.value("status").flatMap(HelperMessage.integer),
                   let body = message.value("body").flatMap(Hex.decoded) else { return nil }
-            let headers = message.values("header").map { HelperMessage.split($0, at: ":") }
-                .map { (name: $0.0, value: String($0.1.drop { $0 == " " })) }
-            return .response(HTTPResponse(status: status, headers: headers, body: body, url: message.value("url") ?? ""))
+            return .response(HTTPResponse(status: status, headers: message.values("header").map(HelperMessage.header), body: body, url: message.value("url") ?? ""))
         case "updated":
             guard let outcome = message.value("update").flatMap(UpdateOutcome.init(name:)) else { return nil }
             return .updated(outcome, message: message.value("message") ?? "")

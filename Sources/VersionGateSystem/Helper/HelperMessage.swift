@@ -60,6 +60,12 @@ package struct HelperMessage: Sendable, Equatable {
         Int64(decimal: text).flatMap { Int(exactly: $0) }
     }
 
+    /// A "Name: value" header line, as both ends write them.
+    package static func header(_ line: String) -> (name: String, value: String) {
+        let (name, value) = split(line, at: ":")
+        return (name, String(value.drop { $0 == " " }))
+    }
+
     /// `text` split at the first `separator` (a value may hold more); all
     /// of it and "" when there is none.
     package static func split(_ text: String, at separator: Character) -> (String, String) {

@@ -115,8 +115,7 @@ package enum HelperRequest: Sendable {
             limits.timeoutMs = timeout
             limits.maxBodyBytes = maxBody
             limits.caFile = message.value("ca_file")
-            let headers = message.values("header").map { HelperMessage.split($0, at: ":") }.map { ($0.0, String($0.1.drop { $0 == " " })) }
-            return .success(.http(HTTPRequest(url: url, body: body, headers: headers,
+            return .success(.http(HTTPRequest(url: url, body: body, headers: message.values("header").map(HelperMessage.header),
                                               credentialsStayWithOrigin: message.value("credentials") == "1"), limits))
         case .update:
             return .success(.update(maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer) ?? InPlaceUpdate.maxSeconds))
