@@ -8,16 +8,21 @@
 //   VersionGateCore    pure: versions, the gate, documents and JSON, messages,
 //                      URL rules, options. Standard library (and
 //                      Synchronization) only: scripts/check_layers enforces it.
-//   VersionGateSystem  the machine: transport, files, session markers, remote
-//                      sources, store lookups, opening URLs, the client.
+//   VersionGateSystem  the machine: files, session markers, remote sources,
+//                      store lookups, opening URLs, the client, and the
+//                      host's side of the helper. No libcurl, no GIO.
 //   VersionGate        the C ABI: @_cdecl exports and the one mapping of
 //                      failures to vg_error codes; no logic.
+//   VersionGateNetwork the helper's side: libcurl (CurlShim) and the portal
+//                      (PortalShim). Only the helper links it.
+//   VersionGateHelper  versiongate-helper, the executable the library starts.
 import PackageDescription
 
 let package = Package(
     name: "VersionGate",
     products: [
         .library(name: "versiongate", type: .dynamic, targets: ["VersionGate"]),
+        .executable(name: "versiongate-helper", targets: ["VersionGateHelper"]),
     ],
     targets: [
         .target(name: "VersionGateC"),
@@ -28,11 +33,14 @@ let package = Package(
         .target(name: "ExpatShim", dependencies: ["DynamicShim"]),
         .target(name: "PortalShim", dependencies: ["DynamicShim"]),
         .target(name: "VersionGateCore"),
-        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "CurlShim", "SystemShim", "CryptoShim", "ExpatShim", "PortalShim"]),
+        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "SystemShim", "CryptoShim", "ExpatShim"]),
         .target(name: "VersionGate", dependencies: ["VersionGateC", "VersionGateCore", "VersionGateSystem"]),
-        .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateSystem"]),
+        .target(name: "VersionGateNetwork", dependencies: ["VersionGateCore", "VersionGateSystem", "CurlShim", "PortalShim"]),
+        .executableTarget(name: "VersionGateHelper", dependencies: ["VersionGateNetwork"]),
+        .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateSystem",
+                                                           "VersionGateNetwork"]),
         // Benchmark harness (scripts/bench), built with -enable-testing.
-        .executableTarget(name: "TransportBench", dependencies: ["VersionGateCore", "VersionGateSystem"],
+        .executableTarget(name: "TransportBench", dependencies: ["VersionGateCore", "VersionGateSystem", "VersionGateNetwork"],
                           path: "bench/TransportBench"),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import VersionGateCore
 @testable import VersionGateSystem
+@testable import VersionGateNetwork
 
 /// Credentials never follow a redirect to another origin: Firebase fetches
 /// and Installations calls (API key, tokens, the registration body) refuse

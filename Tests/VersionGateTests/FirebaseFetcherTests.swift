@@ -4,6 +4,7 @@ import VersionGateC
 @testable import VersionGate
 @testable import VersionGateCore
 @testable import VersionGateSystem
+@testable import VersionGateNetwork
 
 /// FirebaseFetcher and the Installations client against the loopback
 /// server's Remote Config and FIS routes (Tests/Server/firebase_routes.py):

@@ -3,6 +3,7 @@ import XCTest
 @testable import VersionGate
 @testable import VersionGateCore
 @testable import VersionGateSystem
+@testable import VersionGateNetwork
 
 /// The repository's loopback server (Tests/Server/loopback_server.py) as a
 /// child process: real sockets on 127.0.0.1, stopped when the test ends (and

@@ -5,6 +5,7 @@ import VersionGateC
 @testable import VersionGate
 @testable import VersionGateCore
 @testable import VersionGateSystem
+@testable import VersionGateNetwork
 
 /// A self-hosted document walked through hours and days on a clock of the
 /// test's own, set through the client's System seam (the C ABI has no clock
@@ -49,7 +50,7 @@ final class RemoteOverTimeTests: XCTestCase {
         // Fetched in this process: the clock is the test's, and `swift test`
         // has no fetch helper beside it (the C and Python suites use it).
         let client = GateClient(system: System(wallClock: { clock.now() }, environment: s.environment,
-                                               bootClock: { boot }, network: .inProcess))
+                                               bootClock: { boot }, network: .here(CurlTransport())))
         try client.set("source", s.url)
         try client.set("session_scope", "process")
         // These walk the fetch-first rules; the window has tests of its own.

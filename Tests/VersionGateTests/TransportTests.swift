@@ -3,6 +3,7 @@ import XCTest
 @testable import VersionGate
 @testable import VersionGateCore
 @testable import VersionGateSystem
+@testable import VersionGateNetwork
 
 /// The hardened transport against the loopback server's hostile scenarios.
 /// Every case asserts the outcome, the error kind, the time bound and that

@@ -4,6 +4,7 @@
 import Foundation
 @testable import VersionGateCore
 @testable import VersionGateSystem
+@testable import VersionGateNetwork
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

@@ -41,6 +41,14 @@ package struct LoadRequest: Sendable {
     /// Where the call's log lines go; nil when no callback listens.
     package var log: CallLog? = nil
 
+    package init(appVersion: String? = nil, localeOption: String? = nil, environment: CheckEnvironment, now: Int64,
+                 files: any FileSystem, bootClock: @escaping @Sendable () -> BootInstant? = { nil },
+                 boot: BootInstant? = nil, deadline: Deadline = Deadline(afterMilliseconds: TransportLimits().timeoutMs),
+                 log: CallLog? = nil) {
+        (self.appVersion, self.localeOption, self.environment, self.now) = (appVersion, localeOption, environment, now)
+        (self.files, self.bootClock, self.boot, self.deadline, self.log) = (files, bootClock, boot, deadline, log)
+    }
+
     /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).
     package var languageCode: String { BCP47.tag(of: localeOption ?? environment.localeName) }
 }

@@ -6,9 +6,10 @@ import Glibc
 
 /// The helper process, as the library starts it (docs/design.md, "The
 /// fetch helper"): every fetch, HTTP exchange and update in place runs in
-/// it, one request each, `versiongate-helper LIBRARY`, found
-/// in the `versiongate` directory beside the library's own file, trusted
-/// only when no other user could have written it.
+/// it, one request each, `versiongate-helper`, found in the `versiongate`
+/// directory beside the library's own file, trusted only when no other user
+/// could have written it. A program of its own (VersionGateHelper): the
+/// library links no libcurl and no GIO.
 ///
 /// The request is written whole into a pipe before the helper exists, so
 /// the host never writes to a pipe whose reader may be gone (no SIGPIPE to
@@ -17,8 +18,6 @@ import Glibc
 /// at the deadline.
 package struct HelperProcess: Sendable {
     package let path: String
-    /// The library's file, which the helper loads (the same code on both ends).
-    package let library: String
 
     /// Where the helper lives relative to the library's directory.
     package static let relativePath = "versiongate/versiongate-helper"
@@ -34,7 +33,7 @@ package struct HelperProcess: Sendable {
         if let problem = trustProblem(path) {
             return .failure(GateFailure(.network, "no fetch helper: \(problem)"))
         }
-        return .success(HelperProcess(path: path, library: library))
+        return .success(HelperProcess(path: path))
     }
 
     /// The library's file, symlinks resolved (dladdr on a function of ours).
@@ -174,7 +173,7 @@ package struct HelperProcess: Sendable {
             return .failure(GateFailure(.internalError, "the request to the fetch helper (\(bytes.count) bytes) "
                                         + "does not fit in a pipe"))
         }
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("versiongate-helper"), strdup(library), nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("versiongate-helper"), nil]
         defer { argv.forEach { free($0) } }
         guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }
         var pid: pid_t = 0

@@ -19,8 +19,6 @@ package final class RemoteSource: ConfigSource {
         package var limits = TransportLimits()
         /// Where fetches run: the helper process, or here (in the helper itself).
         package var network: NetworkPlace
-        /// The transport of a fetch made here.
-        package var transport: any HTTPTransport = CurlTransport()
         /// The local gate document used when no remote config can be had.
         package var defaults: LocalDocumentSource?
         /// Set with `trusted_keys`: a cached config counts only if a key
@@ -123,7 +121,7 @@ package final class RemoteSource: ConfigSource {
     /// One fetch, where the settings say: in the helper (every host), or here.
     private func fetch(_ request: LoadRequest, mode: FetchMode) -> Result<FetchedConfig, GateFailure> {
         switch settings.network {
-        case .inProcess:
+        case .here:
             return fetchHere(request, mode: mode)
         case .helper:
             request.log?.add(.info, "\(name): fetching in the helper (\(request.deadline.remainingMilliseconds) ms left)")
@@ -253,7 +251,7 @@ package final class RemoteSource: ConfigSource {
         var refreshing = request
         refreshing.deadline = Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds)
         switch settings.network {
-        case .inProcess:
+        case .here:
             // No process to leave it to: the refresh runs before the answer.
             refreshing.log = nil
             _ = fetchHere(refreshing, mode: .background)
@@ -288,7 +286,7 @@ package final class RemoteSource: ConfigSource {
 
         let context = FetchContext(
             previousETag: cached?.entry.etag, appVersion: request.appVersion, languageCode: request.languageCode,
-            transport: settings.transport, limits: settings.limits,
+            transport: settings.network.transport, limits: settings.limits,
             deadline: request.deadline, state: stateDirectory,
             now: request.now, device: DeviceFacts.read(request.environment))
         request.log?.add(.info, "\(name): fetching (\(request.deadline.remainingMilliseconds) ms left)")

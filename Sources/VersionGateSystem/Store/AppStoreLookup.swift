@@ -21,7 +21,7 @@ package struct AppStoreLookup: Sendable {
     /// Where resolved ids are kept (`$XDG_CACHE_HOME/versiongate`); nil = no cache.
     package var cache: PrivateDirectory?
 
-    package init(endpoint: String = ClientOptions().itunesEndpoint, transport: any HTTPTransport = CurlTransport(),
+    package init(endpoint: String = ClientOptions().itunesEndpoint, transport: any HTTPTransport = HelperTransport(),
          limits: TransportLimits = TransportLimits(), cache: PrivateDirectory?) {
         self.endpoint = ASCII.withoutTrailingSlashes(endpoint)
         self.transport = transport

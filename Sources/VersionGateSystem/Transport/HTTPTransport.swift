@@ -37,6 +37,10 @@ package struct HTTPResponse: Sendable {
     /// Where the response came from, after redirects.
     package let url: String
 
+    package init(status: Int, headers: [(name: String, value: String)], body: [UInt8], url: String) {
+        (self.status, self.headers, self.body, self.url) = (status, headers, body, url)
+    }
+
     /// The first header named `name` (case-insensitive).
     package func header(_ name: String) -> String? {
         let lower = name.lowercased()

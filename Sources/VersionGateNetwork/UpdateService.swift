@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateSystem
 import PortalShim
 #if canImport(Glibc)
 import Glibc
@@ -7,9 +8,9 @@ import Glibc
 /// Updating in place, the helper's side (docs/design.md, "Updating in
 /// place"): the portal through GIO (PortalShim), in the helper's own
 /// process. Progress goes to the host as it comes, one record each.
-enum UpdateService {
+package enum UpdateService {
     /// Each Progress to the host at once (`interim`), then how it ended.
-    static func update(maxSeconds: Int, interim: @escaping (HelperAnswer.Interim) -> Void) -> HelperAnswer {
+    package static func update(maxSeconds: Int, interim: @escaping (HelperAnswer.Interim) -> Void) -> HelperAnswer {
         var outcome = vgp_outcome()
         var send = interim
         // The callback travels in the context pointer.
@@ -24,7 +25,7 @@ enum UpdateService {
 
     /// The newest installed version started through the portal with the
     /// host's descriptors 0-2 (here 3-5), then, when asked, waited for.
-    static func restart(_ request: HelperRequest.Restart) -> HelperAnswer {
+    package static func restart(_ request: HelperRequest.Restart) -> HelperAnswer {
         var status: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
         let argv = request.arguments.map { strdup($0) } + [nil]

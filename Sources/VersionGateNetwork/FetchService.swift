@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,8 +7,8 @@ import Glibc
 /// A remote source's fetch, the helper's side (docs/design.md, "The fetch
 /// helper"): the client the request describes, its source's fetch made
 /// here, the entry handed back as the cache file holds it.
-enum FetchService {
-    static func fetch(_ request: HelperRequest.ConfigFetch, interim: (HelperAnswer.Interim) -> Void) -> HelperAnswer {
+package enum FetchService {
+    package static func fetch(_ request: HelperRequest.ConfigFetch, interim: (HelperAnswer.Interim) -> Void) -> HelperAnswer {
         var options = ClientOptions()
         for assignment in request.options {
             let (key, value) = HelperMessage.split(assignment, at: "=")
@@ -21,7 +22,7 @@ enum FetchService {
         let deadline = Deadline(atNanoseconds: request.deadlineNanoseconds)
         alarm(UInt32(clamping: deadline.remainingMilliseconds / 1000 + 15))
         let remote: RemoteSource
-        switch SourceFactory.make(options, network: .inProcess) {
+        switch SourceFactory.make(options, network: .here(CurlTransport())) {
         case .failure(let failure): return .failed(failure)
         case .success(let source as RemoteSource): remote = source
         case .success(let source): return .failed(.invalidArgument("\(source.name): not a remote source"))

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateSystem
 import CurlShim
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,7 @@ import Glibc
 /// The helper's side (docs/design.md, "The helper's protocol"): reads one
 /// request, serves it with the network and the portal in this process, and
 /// writes the answer. What `versiongate-helper` runs through
-/// `vg__helper_main`; nothing else reaches it.
+/// its `main`; nothing else reaches it.
 package enum HelperService {
     /// Serves the request on `input` and answers on `output`; the exit status.
     package static func serve(input: Int32, output: Int32) -> Int32 {
