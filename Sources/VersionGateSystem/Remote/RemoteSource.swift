@@ -17,7 +17,7 @@ package final class RemoteSource: ConfigSource {
         /// 0 = a failed fetch never falls back to the cache.
         package var maxStaleSeconds: Int64
         package var limits = TransportLimits()
-        /// Where fetches run: the helper process, or here (in the helper itself).
+        /// Where fetches run: the helper process (every host), or here (the helper itself).
         package var network: NetworkPlace
         /// The local gate document used when no remote config can be had.
         package var defaults: LocalDocumentSource?
