@@ -65,7 +65,7 @@ typedef enum vg_status {
     VG_STATUS_MANDATORY = 2   /* below the minimum: blocking prompt */
 } vg_status;
 
-/* Error codes. 0 is success; the list is append-only. */
+/* Error codes (declarations/errors.decl). 0 is success; the list is append-only. */
 typedef enum vg_error {
     /* BEGIN GENERATED errors (scripts/generate) */
     VG_OK = 0,           /* success */
