@@ -4,6 +4,7 @@ import VersionGateCore
 /// The one place failure kinds become `vg_error` codes, with each code's
 /// static text and name (header: append-only).
 private let errorTable: [(code: vg_error, kind: GateFailure.Kind?, name: StaticString, text: StaticString)] = [
+    // BEGIN GENERATED errors (scripts/generate)
     (VG_OK, nil, "VG_OK", "success"),
     (VG_EINVAL, .invalidArgument, "VG_EINVAL", "invalid argument"),
     (VG_EVERSION, .invalidVersion, "VG_EVERSION", "invalid version string"),
@@ -22,6 +23,7 @@ private let errorTable: [(code: vg_error, kind: GateFailure.Kind?, name: StaticS
     (VG_ESIGNATURE, .signature, "VG_ESIGNATURE", "document signature missing, malformed, untrusted or not matching"),
     (VG_EINSTALLED, .installedVersion, "VG_EINSTALLED", "the installed version could not be read"),
     (VG_EUPDATE, .update, "VG_EUPDATE", "updating in place failed or is not possible here"),
+    // END GENERATED errors
 ]
 
 extension GateFailure.Kind {

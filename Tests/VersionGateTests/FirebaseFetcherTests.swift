@@ -63,7 +63,7 @@ final class FirebaseFetcherTests: XCTestCase {
         XCTAssertEqual(body["countryCode"] as? String, "DE")
         XCTAssertEqual(body["platformVersion"] as? String, "6.8.0")
         XCTAssertEqual(body["timeZone"] as? String, "Europe/Berlin")
-        // The release as VERSION writes it (scripts/version copies it into the fetcher).
+        // The release as VERSION writes it (scripts/generate copies it into the fetcher).
         let release = try String(contentsOf: TestFiles.tests.deletingLastPathComponent().appendingPathComponent("VERSION"),
                                  encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(body["sdkVersion"] as? String, "versiongate-" + release)

@@ -343,7 +343,7 @@ else
 fi
 
 # 6. One header: include/ only points at the canonical file, so nothing
-# that rewrites it (VG_WRITE_OPTION_DOCS, scripts/version) can leave a stale copy.
+# that rewrites it (scripts/generate) can leave a stale copy.
 # In a git checkout, git must record it as a link too (a source package,
 # e.g. debian/'s build, is not one).
 link=$(readlink include/versiongate.h)

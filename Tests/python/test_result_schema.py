@@ -1,20 +1,19 @@
-"""The result's one schema (issue 21): the header's field list, the JSON,
-vg_result_get, the Python Result, docs/api.md and the man page say the same.
+"""The result's one schema (issue 21): declarations/result_fields.decl, the
+JSON, vg_result_get, the Python Result, the header, docs/api.md and the man
+page say the same.
 
 For results of every rule (Tests/python/test_decision.py's cases), in one
-process: the JSON's keys are the header's list in its order; vg_result_get
+process: the JSON's keys are the declaration's in its order; vg_result_get
 of each key is the JSON value as text (numbers in decimal, booleans
 true/false, NULL for null) and NULL for keys outside the list; each key is a
-property of the Python Result with the JSON's value; scripts/result_fields
---check finds the table in docs/api.md ("The result") and the man page's
-section up to date.
+property of the Python Result with the JSON's value; scripts/generate
+--check finds the header, docs/api.md ("The result"), the man page and the
+binding written from the declaration.
 """
 
 from __future__ import annotations
 
 import ctypes
-import importlib.machinery
-import importlib.util
 import json
 import subprocess
 
@@ -23,16 +22,10 @@ import pytest
 import versiongate as vg
 from conftest import REPO
 from test_decision import CASES
+from test_generate import SCRIPT, generator
 
-SCRIPT = REPO / "scripts" / "result_fields"
-
-
-def header_fields() -> list[tuple[str, str, str]]:
-    loader = importlib.machinery.SourceFileLoader("result_fields", str(SCRIPT))
-    spec = importlib.util.spec_from_loader("result_fields", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module.fields()
+def header_fields() -> list[tuple[str, str, list[str]]]:
+    return generator().result_fields(REPO)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +56,7 @@ def result(request, tmp_path):
         yield r
 
 
-def test_the_json_keys_are_the_headers_list_in_its_order(result, lib):
+def test_the_json_keys_are_the_declarations_in_its_order(result, lib):
     keys = list(json.loads(lib.vg_result_json(result._h())))
     assert keys == [key for key, _, _ in header_fields()]
 
@@ -93,8 +86,8 @@ def test_each_key_is_a_python_property_with_the_json_value(result):
         assert result.get(key) == as_text(value), key
 
 
-def test_the_api_page_and_the_man_page_copy_the_headers_list():
-    done = subprocess.run([str(SCRIPT), "--check"], capture_output=True, text=True, timeout=30)
+def test_the_header_the_api_page_the_man_page_and_python_copy_the_declaration():
+    done = subprocess.run([str(SCRIPT), "--check"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     api_page = (REPO / "docs" / "api.md").read_text()
     man = (REPO / "man" / "versiongate.1").read_text()

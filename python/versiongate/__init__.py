@@ -81,6 +81,7 @@ class Status(enum.IntEnum):
 class Error(enum.IntEnum):
     """``vg_error``: 0 is success, errors are negative (append-only list)."""
 
+    # BEGIN GENERATED errors (scripts/generate)
     OK = 0
     EINVAL = -1
     EVERSION = -2
@@ -99,6 +100,7 @@ class Error(enum.IntEnum):
     ESIGNATURE = -15
     EINSTALLED = -16
     EUPDATE = -17
+    # END GENERATED errors
 
 
 class UpdateOutcome(enum.IntEnum):
@@ -418,16 +420,14 @@ class _Handle:
         return self._handle
 
 
-def _text_field(key: str, doc: str) -> property:
-    """A Result property that reads one text field of the schema."""
-    return property(lambda self: self.get(key), doc=doc)
-
-
-def _number_field(key: str, doc: str) -> property:
-    """A Result property that reads one number field of the schema."""
-    def read(self) -> Optional[int]:
+def _field(key: str, kind: str, doc: str) -> property:
+    """A Result property that reads one field of the schema by its JSON key
+    (vg_result_get), typed as declarations/result_fields.decl says."""
+    def read(self) -> Union[str, int, bool, None]:
         text = self.get(key)
-        return None if text is None else int(text)
+        if text is None or kind == "text":
+            return text
+        return int(text) if kind == "number" else text == "true"
     return property(read, doc=doc)
 
 
@@ -532,31 +532,32 @@ class Result(_Handle):
         decimal, booleans "true"/"false"); None for null or an unknown key."""
         return _decode(vg_result_get(self._h(), key.encode("utf-8")))
 
-    reason = _text_field("reason", "The decision for people, naming the numbers.")
-    channel = _text_field("channel", "The user's channel a MANDATORY asked (appstore, snap, flathub, apt), or None.")
-    channel_version = _text_field("channel_version", "The newest version that channel serves this system, or None.")
-    blocked_versions = _text_field("blocked_versions", "The valid blocked versions, comma-separated.")
-    blocked_versions_key = _text_field("blocked_versions_key", "The key blocked_versions came from.")
-    latest_key = _text_field("latest_key", "The key latest came from.")
-    min_required_key = _text_field("min_required_key", "The key min_required came from.")
-    min_required_effective_at_key = _text_field("min_required_effective_at_key",
-                                                "The key of the minimum's effective time.")
-    rollout_percent_key = _text_field("rollout_percent_key", "The key of the latest's rollout percent.")
-    current = _text_field("current", "The current version, trimmed; None when invalid.")
-    locale = _text_field("locale", "The language of the texts.")
-    min_required_effective_at = _text_field("min_required_effective_at", "When the minimum takes effect (RFC 3339).")
-    note = _text_field("note", "Why a prompt is or is not shown now.")
-    origin = _text_field("origin", 'Where the config came from ("stale_cache": a cache past its TTL, '
-                                   'refreshed in the background; "none" when none decided).')
-    source = _text_field("source", "The source the check used.")
-    store_note = _text_field("store_note", "Why a store URL was refused or a fallback used.")
-    store_web_fallback = _text_field("store_web_fallback", "An https page for when no handler opens store_url.")
-    fetch_error_message = _text_field("fetch_error_message", "A failed fetch although a config decided.")
-    config_age_s = _number_field("config_age_s", "Seconds since a remote config was fetched.")
-    fetch_error = _number_field("fetch_error", "The failed fetch's error code (0: none).")
-    rollout_bucket = _number_field("rollout_bucket", "This installation's bucket when a staged rollout decided.")
-    rollout_percent = _number_field("rollout_percent", "The staged rollout's percent when it decided.")
-    template_version = _number_field("template_version", "The Remote Config template's version.")
+    # The fields without a getter above, from the one declaration.
+    # BEGIN GENERATED result_fields (scripts/generate)
+    blocked_versions = _field('blocked_versions', 'text', 'The valid blocked_versions_<platform>, comma-separated, or null.')
+    blocked_versions_key = _field('blocked_versions_key', 'text', 'The key blocked_versions came from, e.g. "blocked_versions_linux" (1.2), or null.')
+    channel = _field('channel', 'text', 'The user\'s channel a MANDATORY asked: "appstore", "snap", "flathub" or "apt" (1.2), or null when none was asked.')
+    channel_version = _field('channel_version', 'text', 'The newest version that channel serves this system (1.2), or null when it could not be asked.')
+    config_age_s = _field('config_age_s', 'number', 'Seconds since a remote config was fetched, or null.')
+    current = _field('current', 'text', 'The current version, trimmed; null when invalid.')
+    fetch_error = _field('fetch_error', 'number', 'A failed fetch although a config decided (else 0).')
+    fetch_error_message = _field('fetch_error_message', 'text', "The failed fetch's message, or null.")
+    latest_key = _field('latest_key', 'text', 'The key latest came from, e.g. "latest_version_linux" (1.2), or null.')
+    locale = _field('locale', 'text', 'The language of the texts, e.g. "de".')
+    min_required_effective_at = _field('min_required_effective_at', 'text', 'When the minimum takes effect (RFC 3339), or null.')
+    min_required_effective_at_key = _field('min_required_effective_at_key', 'text', "The key of the minimum's effective time (1.2), or null.")
+    min_required_key = _field('min_required_key', 'text', 'The key min_required came from, e.g. "min_required_version_linux" (1.2), or null.')
+    note = _field('note', 'text', 'Why a prompt is or is not shown now, or null.')
+    origin = _field('origin', 'text', '"local_document", "fresh_fetch", "cache_hit", "stale_cache" (a refresh runs behind it), "cache_after_error", "embedded_default" or "none".')
+    reason = _field('reason', 'text', 'The decision for people, e.g. "1.0.40 is in blocked_versions_linux".')
+    rollout_bucket = _field('rollout_bucket', 'number', "This installation's bucket (0-99) when a staged rollout decided, or null.")
+    rollout_percent = _field('rollout_percent', 'number', "The staged rollout's percent when it decided, or null.")
+    rollout_percent_key = _field('rollout_percent_key', 'text', "The key of the latest's rollout percent (1.2), or null.")
+    source = _field('source', 'text', 'The source the check used.')
+    store_note = _field('store_note', 'text', 'Why a store URL was refused or a fallback used, or null.')
+    store_web_fallback = _field('store_web_fallback', 'text', 'An https page for when no handler opens store_url, or null.')
+    template_version = _field('template_version', 'number', "The Remote Config template's version, or null.")
+    # END GENERATED result_fields
 
     @property
     def json_text(self) -> str:

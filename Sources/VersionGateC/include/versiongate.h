@@ -65,29 +65,31 @@ typedef enum vg_status {
     VG_STATUS_MANDATORY = 2   /* below the minimum: blocking prompt */
 } vg_status;
 
-/* Error codes. 0 is success; the list is append-only. */
+/* Error codes (declarations/errors.decl). 0 is success; the list is append-only. */
 typedef enum vg_error {
-    VG_OK = 0,
-    VG_EINVAL = -1,    /* bad argument: NULL, unknown option key, bad value */
-    VG_EVERSION = -2,  /* a version string is not valid (docs/design.md, "Versions") */
-    VG_ECONFIG = -3,   /* gate document missing, unreadable, malformed or too large */
-    VG_ENOMEM = -4,    /* out of memory */
-    VG_EINTERNAL = -5, /* a bug in VersionGate; please report it */
-    VG_ENETWORK = -6,  /* no HTTP response: DNS, connect, reset, not HTTP, no libcurl */
-    VG_ETIMEOUT = -7,  /* the request's deadline ("timeout_ms") passed */
-    VG_ETOOLARGE = -8, /* a response (decoded) over its byte cap */
-    VG_ETLS = -9,      /* TLS handshake or certificate verification failed */
-    VG_EPOLICY = -10,  /* a URL or redirect refused by the URL rules */
-    VG_EFORK = -11,    /* refused in a fork() child (see "Fork" above) */
-    VG_EHTTP = -12,    /* the server answered with an error (HTTP status or error body) */
-    VG_EBACKOFF = -13, /* no request made: backing off after the server throttled us */
-    VG_EOPEN = -14,    /* no handler could open the URL (xdg-open failed) */
+    /* BEGIN GENERATED errors (scripts/generate) */
+    VG_OK = 0,           /* success */
+    VG_EINVAL = -1,      /* bad argument: NULL, unknown option key, bad value */
+    VG_EVERSION = -2,    /* a version string is not valid (docs/design.md, "Versions") */
+    VG_ECONFIG = -3,     /* gate document missing, unreadable, malformed or too large */
+    VG_ENOMEM = -4,      /* out of memory */
+    VG_EINTERNAL = -5,   /* a bug in VersionGate; please report it */
+    VG_ENETWORK = -6,    /* no HTTP response: DNS, connect, reset, not HTTP, no libcurl */
+    VG_ETIMEOUT = -7,    /* the request's deadline ("timeout_ms") passed */
+    VG_ETOOLARGE = -8,   /* a response (decoded) over its byte cap */
+    VG_ETLS = -9,        /* TLS handshake or certificate verification failed */
+    VG_EPOLICY = -10,    /* a URL or redirect refused by the URL rules */
+    VG_EFORK = -11,      /* refused in a fork() child (see "Fork" above) */
+    VG_EHTTP = -12,      /* the server answered with an error (HTTP status or error body) */
+    VG_EBACKOFF = -13,   /* no request made: backing off after the server throttled us */
+    VG_EOPEN = -14,      /* no handler could open the URL (xdg-open failed) */
     VG_ESIGNATURE = -15, /* "trusted_keys" set: a document's minisign signature is missing,
                             malformed, by an untrusted key, not matching, or older (rollback) */
     VG_EINSTALLED = -16, /* the installed version could not be read ("installed_version_from"):
                             no metainfo, unreadable, not well-formed XML, or no stable release */
     VG_EUPDATE = -17     /* since 1.2: updating in place, or restarting into the update, failed
                             or is not possible here (vg_client_update, vg_client_restart) */
+    /* END GENERATED errors */
 } vg_error;
 
 /* Opaque handles. */
@@ -148,7 +150,8 @@ void vg_client_free(vg_client *client);
 /* Set an option. Keys and values are strings so any FFI can set them and
  * new keys never change the ABI. A NULL value restores the default.
  *
- * Options (generated from ClientOptions.table; a test checks this block):
+ * Options (declarations/options.decl):
+ * BEGIN GENERATED options (scripts/generate)
  *   "source": path, file:// URL, https:// URL or firebase://PROJECT?api_key=K&app_id=A; default none.
  *       Where the gate document or remote config is.
  *   "platform": [a-z0-9_]{1,32}; default linux.
@@ -213,7 +216,7 @@ void vg_client_free(vg_client *client);
  *       Hosts an https or itms-apps store URL may name (exact match).
  *   "fallback_url": a URL the policy allows; default none.
  *       Store URL used when no other candidate passes the policy.
- * (end of options)
+ * END GENERATED options
  *
  * Returns VG_OK, or VG_EINVAL for a NULL client/key, an unknown key or a
  * bad value; then vg_client_last_error() says why and the option keeps its
@@ -500,7 +503,7 @@ const char *vg_result_latest(const vg_result *result);
 const char *vg_result_rule(const vg_result *result);
 
 /* The result's fields, by JSON key (vg_result_json's members, in order):
- * BEGIN RESULT FIELDS
+ * BEGIN GENERATED result_fields (scripts/generate)
  *   action_label               text    the update button's label, or null
  *   blocked_versions           text    the valid blocked_versions_<platform>, comma-separated, or null
  *   blocked_versions_key       text    the key blocked_versions came from, e.g. "blocked_versions_linux" (1.2), or null
@@ -515,14 +518,14 @@ const char *vg_result_rule(const vg_result *result);
  *   error_message              text    vg_result_error_message
  *   error_name                 text    the error code's name, e.g. "VG_OK"
  *   fetch_error                number  a failed fetch although a config decided (else 0)
- *   fetch_error_message        text    its message, or null
+ *   fetch_error_message        text    the failed fetch's message, or null
  *   latest                     text    vg_result_latest
  *   latest_key                 text    the key latest came from, e.g. "latest_version_linux" (1.2), or null
  *   locale                     text    the language of the texts, e.g. "de"
  *   message                    text    vg_result_message
  *   min_required               text    vg_result_min_required
  *   min_required_effective_at  text    when the minimum takes effect (RFC 3339), or null
- *   min_required_effective_at_key text the key of the minimum's effective time (1.2), or null
+ *   min_required_effective_at_key text    the key of the minimum's effective time (1.2), or null
  *   min_required_key           text    the key min_required came from, e.g. "min_required_version_linux" (1.2), or null
  *   note                       text    why a prompt is or is not shown now, or null
  *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
@@ -543,7 +546,7 @@ const char *vg_result_rule(const vg_result *result);
  *   store_web_fallback         text    an https page for when no handler opens store_url, or null
  *   template_version           number  the Remote Config template's version, or null
  *   title                      text    vg_result_title
- * END RESULT FIELDS */
+ * END GENERATED result_fields */
 
 /* The field `key` as text: numbers in decimal, booleans "true"/"false";
  * NULL for a null value, an unknown key, or a NULL result or key. Owned by

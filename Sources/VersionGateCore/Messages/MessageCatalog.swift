@@ -21,7 +21,7 @@ package struct MessageCatalog: Sendable, Equatable {
     /// ("1er" in French, "1º" in Portuguese); days 2-31 are their digits.
     package let firstDay: String
 
-    /// Every text, in the catalog's row order (scripts/catalog's FIELDS).
+    /// Every text, in the catalog's row order (FIELDS in scripts/generate).
     package init(language: String, mandatoryTitle: String, mandatoryMessage: String, mandatoryUnsupportedMessage: String,
                  optionalTitle: String, optionalMessage: String, updateLabel: String, laterLabel: String,
                  skipLabel: String, requiredFromMessage: String, datePattern: String, months: [String],
@@ -70,7 +70,7 @@ package struct MessageCatalog: Sendable, Equatable {
 
 }
 
-/// The shipped catalogs: the rows scripts/catalog generates from po/
+/// The shipped catalogs: the rows scripts/generate writes from po/
 /// (Catalog.generated.swift), each parsed when first asked for.
 extension MessageCatalog {
     /// The catalog tagged `tag`; English for any other tag.
@@ -101,7 +101,7 @@ extension MessageCatalog {
     }
 
     /// A generated row: its texts in `fieldOrder`, each ended by U+001F
-    /// (scripts/catalog checks there are all of them; a missing one would be "").
+    /// (scripts/generate checks there are all of them; a missing one would be "").
     private init(row: (localeName: String, tag: String, texts: String)) {
         var texts: [String] = []
         var start = row.texts.utf8.startIndex

@@ -3,17 +3,45 @@
 /// `vg_error` code, in one place (Sources/VersionGate/Errors.swift).
 package struct GateFailure: Error, Sendable, Equatable {
     package enum Kind: Sendable, Equatable, CaseIterable {
-        case invalidArgument, invalidVersion, config, outOfMemory, internalError
-        case network, timeout, tooLarge, tls, policy, forked, http, backoff, openFailed
-        /// A document's detached signature is missing, malformed, by an
-        /// untrusted key or does not match (option `trusted_keys`).
+        // BEGIN GENERATED errors (scripts/generate)
+        /// VG_EINVAL: bad argument: NULL, unknown option key, bad value
+        case invalidArgument
+        /// VG_EVERSION: a version string is not valid (docs/design.md, "Versions")
+        case invalidVersion
+        /// VG_ECONFIG: gate document missing, unreadable, malformed or too large
+        case config
+        /// VG_ENOMEM: out of memory
+        case outOfMemory
+        /// VG_EINTERNAL: a bug in VersionGate; please report it
+        case internalError
+        /// VG_ENETWORK: no HTTP response: DNS, connect, reset, not HTTP, no libcurl
+        case network
+        /// VG_ETIMEOUT: the request's deadline ("timeout_ms") passed
+        case timeout
+        /// VG_ETOOLARGE: a response (decoded) over its byte cap
+        case tooLarge
+        /// VG_ETLS: TLS handshake or certificate verification failed
+        case tls
+        /// VG_EPOLICY: a URL or redirect refused by the URL rules
+        case policy
+        /// VG_EFORK: refused in a fork() child (see "Fork" above)
+        case forked
+        /// VG_EHTTP: the server answered with an error (HTTP status or error body)
+        case http
+        /// VG_EBACKOFF: no request made: backing off after the server throttled us
+        case backoff
+        /// VG_EOPEN: no handler could open the URL (xdg-open failed)
+        case openFailed
+        /// VG_ESIGNATURE: "trusted_keys" set: a document's minisign signature is missing,
+        /// malformed, by an untrusted key, not matching, or older (rollback)
         case signature
-        /// The installed version could not be read from where option
-        /// `installed_version_from` points (an AppStream file, a version file).
+        /// VG_EINSTALLED: the installed version could not be read ("installed_version_from"):
+        /// no metainfo, unreadable, not well-formed XML, or no stable release
         case installedVersion
-        /// Updating in place, or restarting into the update, failed or is
-        /// not possible here (docs/design.md, "Updating in place").
+        /// VG_EUPDATE: since 1.2: updating in place, or restarting into the update, failed
+        /// or is not possible here (vg_client_update, vg_client_restart)
         case update
+        // END GENERATED errors
     }
 
     package let kind: Kind
