@@ -5,13 +5,12 @@
 /// which lets short rsums stay reliable). After a hit the scan jumps a
 /// block, since the next match most likely starts there.
 package enum ZsyncMatcher {
-    /// Bytes read from the seed at a time (plus the window's context).
-    static let chunkBytes = 1 << 20
-
     /// The plan for a seed read through `read(offset, count)`, which must
-    /// return exactly `count` bytes (the scan never asks past `seedLength`).
-    package static func plan(_ control: ZsyncControl, seedLength: UInt64,
+    /// return exactly `count` bytes (the scan never asks past `seedLength`),
+    /// `chunkBytes` (1 B to 1 GiB) at a time plus a window's context.
+    package static func plan(_ control: ZsyncControl, seedLength: UInt64, chunkBytes: Int = 1 << 20,
                              read: (UInt64, Int) -> [UInt8]?) throws(ZsyncUpdateError) -> ZsyncPlan {
+        let chunkBytes = min(max(1, chunkBytes), 1 << 30)
         var scan = Scan(control)
         // The seed continues with `context` zero bytes, as zsync pads it: a
         // window may then match the target's zero-padded last block.
