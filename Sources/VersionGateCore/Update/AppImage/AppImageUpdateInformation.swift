@@ -18,8 +18,9 @@ package enum AppImageUpdateInformation: Equatable, Sendable {
         guard bytes[end...].allSatisfy({ $0 == 0 }) else { throw .textAfterPadding }
         let text = bytes[..<end]
         guard !text.isEmpty else { throw .empty }
-        guard !text.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { throw .controlCharacter }
         guard let string = String(validating: text, as: UTF8.self) else { throw .notUTF8 }
+        // C0, DEL, C1, bidi controls and separators: none belongs in a URL or a name.
+        guard !string.unicodeScalars.contains(where: { ControlScalar($0) != nil }) else { throw .controlCharacter }
         let fields = string.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
         let transport = fields[0]
         let expected: Int

@@ -54,7 +54,9 @@ package struct ZsyncControl: Equatable, Sendable {
             while let last = line.last, last == 0x0D || last == 0x20 { line = line.dropLast() }
             if line.isEmpty { break }
             guard lineNumber <= Self.maxHeaderLines else { throw .tooManyLines }
-            guard !line.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { throw .controlCharacter(line: lineNumber) }
+            guard let text = String(validating: line, as: UTF8.self) else { throw .notUTF8(line: lineNumber) }
+            // C0, DEL, C1, bidi controls and separators: values reach logs and messages.
+            guard !text.unicodeScalars.contains(where: { ControlScalar($0) != nil }) else { throw .controlCharacter(line: lineNumber) }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
                   colon + 1 < line.endIndex, line[colon + 1] == 0x20,
                   line[line.startIndex..<colon].allSatisfy({ ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "-") })

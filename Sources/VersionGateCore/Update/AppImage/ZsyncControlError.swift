@@ -7,6 +7,7 @@ package enum ZsyncControlError: Error, Equatable, Sendable {
     case tooManyLines
     case malformedLine(line: Int)
     case controlCharacter(line: Int)
+    case notUTF8(line: Int)
     case duplicateKey(String)
     case unknownKey(String)
     case unsupportedVersion(String)
@@ -25,6 +26,7 @@ package enum ZsyncControlError: Error, Equatable, Sendable {
         case .tooManyLines: return "zsync control file: over \(ZsyncControl.maxHeaderLines) header lines"
         case .malformedLine(let line): return "zsync control file: header line \(line) is not 'Key: value'"
         case .controlCharacter(let line): return "zsync control file: header line \(line) holds a control character"
+        case .notUTF8(let line): return "zsync control file: header line \(line) is not UTF-8"
         case .duplicateKey(let key): return "zsync control file: '\(key)' appears twice"
         case .unknownKey(let key): return "zsync control file: unknown header '\(key)' (not listed as Safe)"
         case .unsupportedVersion(let version): return "zsync control file: version \(version) is not supported"
