@@ -1049,7 +1049,7 @@ enum ZsyncProperties {
 
     private static func checkControl(_ input: [UInt8], _ check: inout PropertyCheck) {
         let control: ZsyncControl
-        do {
+        do throws(ZsyncControlError) {
             control = try ZsyncControl(parsing: input)
         } catch {
             check.expect(!error.message.unicodeScalars.contains { ControlScalar($0) != nil }, "message not one line: \(show(error.message))")
@@ -1133,7 +1133,7 @@ enum ZsyncProperties {
         let plan = ZsyncMatcher.plan(control, seed: seed)
         checkPlan(plan, control, seed: seed, &check)
         var output: [UInt8] = []
-        do {
+        do throws(ZsyncUpdateError) {
             try ZsyncAssembler.assemble(control, plan: plan, readSeed: { offset, count in
                 Array(seed[Int(offset)..<(Int(offset) + count)])
             }, fetched: { range in
@@ -1150,7 +1150,7 @@ enum ZsyncProperties {
 
 enum UpdInfoProperties {
     static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
-        do {
+        do throws(AppImageUpdateInformationError) {
             let information = try AppImageUpdateInformation(parsing: input)
             let text = input.prefix { $0 != 0 }
             let written: String
@@ -1183,9 +1183,10 @@ enum UpdInfoProperties {
                                  "\(name) at \(section.offset)+\(section.size) outside a \(claimed)-byte file")
                 }
             }
-            if case .failure(let error) = Result(catching: { try AppImageUpdateInformation.read(fileSize: claimed, read) }) {
-                let message = (error as? AppImageUpdateInformationError)?.message ?? "\(error)"
-                check.expect(!message.unicodeScalars.contains { ControlScalar($0) != nil }, "message not one line: \(show(message))")
+            do throws(AppImageUpdateInformationError) {
+                _ = try AppImageUpdateInformation.read(fileSize: claimed, read)
+            } catch {
+                check.expect(!error.message.unicodeScalars.contains { ControlScalar($0) != nil }, "message not one line: \(show(error.message))")
             }
             check.expect(!outside, "a read outside the \(claimed)-byte file")
             // Each find: identification, header, section table, name table; then the section.

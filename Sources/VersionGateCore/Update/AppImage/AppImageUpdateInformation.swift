@@ -48,7 +48,7 @@ package enum AppImageUpdateInformation: Equatable, Sendable {
     /// ELFSection.find); nil when it has no `.upd_info` section.
     package static func read(fileSize: UInt64, _ read: (UInt64, Int) -> [UInt8]?) throws(AppImageUpdateInformationError) -> Self? {
         let section: ELFSection?
-        do { section = try ELFSection.find(sectionName, fileSize: fileSize, read: read) } catch { throw .elf(error) }
+        do throws(ELFError) { section = try ELFSection.find(sectionName, fileSize: fileSize, read: read) } catch { throw .elf(error) }
         guard let section else { return nil }
         guard section.size <= UInt64(maxBytes) else { throw .tooLong(bytes: Int(clamping: section.size)) }
         guard let bytes = read(section.offset, Int(section.size)), bytes.count == Int(section.size) else {
