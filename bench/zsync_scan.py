@@ -3,6 +3,8 @@
 build) against Debian's zsync 0.6.2 client on the same files, medians:
   - a SIZE MiB seed of random bytes and a target with 1 % of its 2048-byte
     blocks changed (one byte each, spread evenly), its .zsync by zsyncmake;
+    then the worst case, a seed of other random bytes: no block in common,
+    every offset rolled and looked up;
   - zsync: `zsync -i seed -o out URL.zsync` against a loopback HTTP server
     that answers Range requests (multipart for several ranges), timed to
     its "Read <seed>" line (control file, scan) and to its exit (plus the
@@ -64,17 +66,18 @@ def make_files(work, size):
     for k in range(blocks // 100):
         target[(k * 100 + 50) * BLOCK + r.randrange(BLOCK)] ^= 0xFF
     (work / "seed.bin").write_bytes(seed)
+    (work / "other.bin").write_bytes(r.randbytes(size))
     (work / "target.bin").write_bytes(target)
     subprocess.run(["zsyncmake", "-b", str(BLOCK), "-u", "target.bin", "-o", str(work / "target.bin.zsync"),
                     str(work / "target.bin")], check=True, stderr=subprocess.DEVNULL)
 
 
-def zsync_once(work, url):
+def zsync_once(work, url, seed):
     out = work / "out.bin"
     for leftover in (out, work / "out.bin.part", work / "out.bin.zs-old"):
         leftover.unlink(missing_ok=True)
     start = time.perf_counter()
-    process = subprocess.Popen(["zsync", "-i", str(work / "seed.bin"), "-o", str(out), url], cwd=work,
+    process = subprocess.Popen(["zsync", "-i", str(work / seed), "-o", str(out), url], cwd=work,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     scanned = None
     for line in process.stdout:
@@ -99,14 +102,16 @@ def main():
     try:
         make_files(work, size)
         url = f"http://127.0.0.1:{server.server_address[1]}/target.bin.zsync"
-        print(f"seed {size >> 20} MiB, target with {size // BLOCK // 100} of {size // BLOCK} blocks changed, {runs} runs each")
-        zsync = [zsync_once(work, url) for _ in range(runs)]
-        scan = statistics.median(s for s, _ in zsync if s is not None)
-        total = statistics.median(t for _, t in zsync)
         mb = size / 1e6
-        print(f"zsync 0.6.2: to 'Read seed' {mb / scan:.1f} MB/s ({scan:.3f} s), whole run {mb / total:.1f} MB/s ({total:.3f} s)")
-        subprocess.run([str(bench), str(work / "target.bin.zsync"), str(work / "seed.bin"), str(work / "target.bin"), str(runs)],
-                       check=True)
+        for title, seed in [(f"target with {size // BLOCK // 100} of {size // BLOCK} blocks changed", "seed.bin"),
+                            ("no block in common", "other.bin")]:
+            print(f"seed {size >> 20} MiB, {title}, {runs} runs each")
+            zsync = [zsync_once(work, url, seed) for _ in range(runs)]
+            scan = statistics.median(s for s, _ in zsync if s is not None)
+            total = statistics.median(t for _, t in zsync)
+            print(f"  zsync 0.6.2: to 'Read seed' {mb / scan:.1f} MB/s ({scan:.3f} s), whole run {mb / total:.1f} MB/s ({total:.3f} s)")
+            subprocess.run([str(bench), str(work / "target.bin.zsync"), str(work / seed), str(work / "target.bin"), str(runs)],
+                           check=True)
     finally:
         server.shutdown()
         shutil.rmtree(work, True)

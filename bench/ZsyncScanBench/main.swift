@@ -35,6 +35,6 @@ let whole = try (0..<rounds).map { _ in
     }
 }
 let megabytes = Double(seed.count) / 1e6
-print(String(format: "ours: scan %.1f MB/s (median %.3f s of %d), scan+assemble %.1f MB/s (%.3f s); fetched %d of %d blocks",
+print(String(format: "  ours: scan %.1f MB/s (median %.3f s of %d), scan+assemble %.1f MB/s (%.3f s); fetched %d of %d blocks",
              megabytes / median(scans), median(scans), rounds, megabytes / median(whole), median(whole),
              plan.fetchedBlockCount, plan.blockCount))

@@ -36,7 +36,7 @@ package enum ZsyncMatcher {
         }
         // A buffer is always readable; an empty plan keeps this total anyway.
         return plan ?? ZsyncPlan(blockSize: control.blockSize, length: control.length,
-                                                 seedLength: 0, offsets: [Int64](repeating: -1, count: control.blockCount))
+                                 seedLength: 0, offsets: [Int64](repeating: -1, count: control.blockCount))
     }
 }
 
