@@ -42,5 +42,6 @@ let package = Package(
         // Benchmark harness (scripts/bench), built with -enable-testing.
         .executableTarget(name: "TransportBench", dependencies: ["VersionGateCore", "VersionGateSystem", "VersionGateNetwork"],
                           path: "bench/TransportBench"),
+        .executableTarget(name: "ZsyncScanBench", dependencies: ["VersionGateCore"], path: "bench/ZsyncScanBench"),
     ]
 )

@@ -10,7 +10,8 @@
 // libFuzzer needs coverage of.
 import PackageDescription
 
-let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature", "FuzzMetainfo"]
+let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature", "FuzzMetainfo",
+                   "FuzzZsync", "FuzzUpdInfo"]
 
 let package = Package(
     name: "VersionGateFuzz",

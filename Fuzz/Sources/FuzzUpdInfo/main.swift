@@ -1,0 +1,4 @@
+// The updinfo fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.updinfo)

@@ -1,0 +1,4 @@
+// The zsync fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.zsync)

@@ -1,0 +1,40 @@
+// Median throughput of the zsync seed scan (ZsyncMatcher.plan) and of the
+// scan plus assembly (copy, MD4 of fetched blocks, SHA-1 of the output),
+// over a seed file and a .zsync control file, the fetched ranges served
+// from the target in memory. bench/zsync_scan.py runs it next to Debian's
+// zsync client. Not a test.
+// Usage: ZsyncScanBench CONTROL SEED TARGET [ROUNDS]
+import Foundation
+import VersionGateCore
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let control = try? ZsyncControl(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: arguments[1])))) else {
+    FileHandle.standardError.write(Data("usage: ZsyncScanBench CONTROL SEED TARGET [ROUNDS]\n".utf8))
+    exit(2)
+}
+let seed = Array(try Data(contentsOf: URL(fileURLWithPath: arguments[2])))
+let target = Array(try Data(contentsOf: URL(fileURLWithPath: arguments[3])))
+let rounds = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+let read: (UInt64, Int) -> [UInt8]? = { offset, count in Array(seed[Int(offset)..<(Int(offset) + count)]) }
+var plan = try ZsyncMatcher.plan(control, seedLength: UInt64(seed.count), read: read)
+let scans = try (0..<rounds).map { _ in try seconds { plan = try ZsyncMatcher.plan(control, seedLength: UInt64(seed.count), read: read) } }
+let whole = try (0..<rounds).map { _ in
+    try seconds {
+        let plan = try ZsyncMatcher.plan(control, seedLength: UInt64(seed.count), read: read)
+        try ZsyncAssembler.assemble(control, plan: plan, readSeed: read,
+                                    fetched: { Array(target[Int($0.lowerBound)..<Int($0.upperBound)]) }, write: { _ in true })
+    }
+}
+let megabytes = Double(seed.count) / 1e6
+print(String(format: "  ours: scan %.1f MB/s (median %.3f s of %d), scan+assemble %.1f MB/s (%.3f s); fetched %d of %d blocks",
+             megabytes / median(scans), median(scans), rounds, megabytes / median(whole), median(whole),
+             plan.fetchedBlockCount, plan.blockCount))
