@@ -3,7 +3,8 @@
 earlier library, whose fetches ran in the host, and this tree's, measured
 in one sitting, interleaved, against one loopback https server.
 
-    python3 bench/helper_cost.py OLD_LIBRARY_DIR [N]    # N runs each (default 15)
+    python3 bench/helper_cost.py OLD_LIBRARY_DIR [N [NEW_LIBRARY_DIR]]
+                                     # N runs each (default 15); NEW: build/lib
 
 OLD_LIBRARY_DIR is a build/lib of the earlier tree (its `versiongate`
 command in ../bin beside it, which that library started as its
@@ -62,7 +63,8 @@ def run(program, library_dir, home: Path, options: dict, repeat: int) -> tuple[d
 def main() -> None:
     old = Path(sys.argv[1]).resolve()
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 15
-    libraries = {"before (in the host)": old, "after (the helper)": REPO / "build" / "lib"}
+    new = Path(sys.argv[3]).resolve() if len(sys.argv) > 3 else REPO / "build" / "lib"
+    libraries = {"before (%s)" % old: old, "after (%s)" % new: new}
     with tempfile.TemporaryDirectory(prefix="vg-bench-helper-") as tmp:
         tmp = Path(tmp)
         os.chmod(tmp, 0o755)

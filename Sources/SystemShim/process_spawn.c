@@ -107,7 +107,8 @@ static int program_main(void *argument) {
             if (syscall(SYS_dup3, fd, fd + 3, 0) < 0 && syscall(SYS_dup3, launch->null_fd, fd + 3, 0) < 0) failed = errno;
         first_free = 6;
     }
-    if (!failed && (syscall(SYS_dup3, launch->in_fd >= 0 ? launch->in_fd : launch->null_fd, 0, 0) < 0
+    if (!failed && !(launch->flags & VG_SPAWN_KEEP_STDIO)
+        && (syscall(SYS_dup3, launch->in_fd >= 0 ? launch->in_fd : launch->null_fd, 0, 0) < 0
                     || syscall(SYS_dup3, launch->out_fd >= 0 ? launch->out_fd : launch->null_fd, 1, 0) < 0
                     || syscall(SYS_dup3, launch->null_fd, 2, 0) < 0))
         failed = errno;

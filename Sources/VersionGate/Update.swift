@@ -20,25 +20,27 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
     }
     let target = handle.eventTarget.withLock { $0 }
     let latest: (String, JSONValue) = ("latest", EventJSON.text(gateResult.latest?.string))
-    let inFlatpak = InPlaceUpdate.isFlatpak
-    // Outside Flatpak nothing happens, so nothing is told.
-    if inFlatpak, let target {
+    let kind = InPlaceUpdate.kind
+    let kindField: (String, JSONValue) = ("kind", .string(kind == .flatpak ? "flatpak" : "appimage"))
+    // Where nothing can be updated in place nothing happens, so nothing is told.
+    if kind != nil, let target {
         target.deliver([GateEvents.update(.updateStarted, gateResult, client: handle.client,
-                                          [("status", .string(gateResult.status.name)), latest])])
+                                          [("status", .string(gateResult.status.name)), latest, kindField])])
     }
-    let fromCommit = inFlatpak ? InPlaceUpdate.runningCommit : nil
-    let report = InPlaceUpdate.run { step in
+    let fromCommit = kind == .flatpak ? InPlaceUpdate.runningCommit : nil
+    let report = InPlaceUpdate.run(limits: handle.client.updateLimits) { step in
         guard let progress else { return true }
         return progress(Int32(clamping: step.op), Int32(clamping: step.count), Int32(clamping: step.percent), userdata) == 0
     }
     out.pointee = vg_update_outcome(rawValue: UInt32(report.outcome.rawValue))
-    if inFlatpak, let target {
+    if kind != nil, let target {
         let event = report.outcome == .installed
             ? GateEvents.update(.updateInstalled, gateResult, client: handle.client,
                                 [("from", EventJSON.text(gateResult.current)), ("to", EventJSON.text(gateResult.latest?.string)),
-                                 ("from_commit", EventJSON.text(fromCommit))])
+                                 ("from_commit", EventJSON.text(fromCommit)), kindField])
             : GateEvents.update(.updateFailed, gateResult, client: handle.client,
-                                [("outcome", .string(report.outcome.name)), ("reason", .string(report.message)), latest])
+                                [("outcome", .string(report.outcome.name)), ("reason", .string(report.message)), latest,
+                                 kindField])
         target.deliver([event])
     }
     // The remote serves nothing newer than this commit: the next check

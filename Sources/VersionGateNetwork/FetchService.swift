@@ -8,7 +8,7 @@ import Glibc
 /// helper"): the client the request describes, its source's fetch made
 /// here, the entry handed back as the cache file holds it.
 package enum FetchService {
-    package static func fetch(_ request: HelperRequest.ConfigFetch, interim: (HelperAnswer.Interim) -> Void) -> HelperAnswer {
+    package static func fetch(_ request: HelperRequest.ConfigFetch, interim: (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
         var options = ClientOptions()
         for assignment in request.options {
             let (key, value) = HelperMessage.split(assignment, at: "=")
@@ -41,7 +41,7 @@ package enum FetchService {
                               identity: fetched.identity)
         }
         if let curl = CurlTransport.loadedVersion { log?.add(.debug, "fetched with libcurl \(curl)") }
-        for line in log?.recorded ?? [] { interim(.log(line.level, line.message)) }
+        for line in log?.recorded ?? [] { _ = interim(.log(line.level, line.message)) }
         return answer
     }
 }

@@ -24,12 +24,16 @@ package enum HelperService {
     }
 
     /// The dispatch table: each mode and who serves it. `interim` sends a
-    /// record to the host at once.
-    package static func serve(_ request: HelperRequest, interim: @escaping (HelperAnswer.Interim) -> Void) -> HelperAnswer {
+    /// record to the host at once; false when the host stopped listening.
+    package static func serve(_ request: HelperRequest, interim: @escaping (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
         switch request {
         case .fetch(let fetch): FetchService.fetch(fetch, interim: interim)
         case .http(let http, let limits): exchange(http, limits)
-        case .update(let seconds): UpdateService.update(maxSeconds: seconds, interim: interim)
+        case .update(let update):
+            switch update.kind {
+            case .flatpak: UpdateService.update(maxSeconds: update.maxSeconds, interim: interim)
+            case .appImage(let path): AppImageUpdate.update(path: path, limits: update.limits, send: interim)
+            }
         case .restart(let restart): UpdateService.restart(restart)
         }
     }

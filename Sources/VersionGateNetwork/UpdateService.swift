@@ -10,14 +10,14 @@ import Glibc
 /// process. Progress goes to the host as it comes, one record each.
 package enum UpdateService {
     /// Each Progress to the host at once (`interim`), then how it ended.
-    package static func update(maxSeconds: Int, interim: @escaping (HelperAnswer.Interim) -> Void) -> HelperAnswer {
+    package static func update(maxSeconds: Int, interim: @escaping (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
         var outcome = vgp_outcome()
         var send = interim
         // The callback travels in the context pointer.
         withUnsafeMutablePointer(to: &send) { context in
             vgp_update(&outcome, UInt32(clamping: maxSeconds), { op, count, percent, context in
-                guard let send = context?.assumingMemoryBound(to: ((HelperAnswer.Interim) -> Void).self) else { return }
-                send.pointee(.progress(InPlaceUpdate.Progress(op: Int(op), count: Int(count), percent: Int(percent))))
+                guard let send = context?.assumingMemoryBound(to: ((HelperAnswer.Interim) -> Bool).self) else { return }
+                _ = send.pointee(.progress(InPlaceUpdate.Progress(op: Int(op), count: Int(count), percent: Int(percent))))
             }, context)
         }
         return .updated(UpdateOutcome(rawValue: outcome.kind) ?? .failed, message: text(&outcome.message))

@@ -66,7 +66,7 @@ def test_update_outside_flatpak_shows_no_progress_dialog(env, doc):
     assert proc.returncode == 20
     assert [argv[0] for argv in env.calls("zenity")] == ["--warning"], env.calls("zenity")
     stderr = proc.stderr.decode()
-    assert "cannot update in place: not inside a Flatpak" in stderr and "opening the store instead" in stderr, stderr
+    assert "cannot update in place: neither inside a Flatpak" in stderr and "opening the store instead" in stderr, stderr
     assert len(env.calls("xdg-open")) == 1
 
 

@@ -125,7 +125,7 @@ def test_the_library_updates_with_progress_from_c(world):
     installed = [e for e in seen if e["event"] == "update_installed"]
     assert [e["event"] for e in seen if e["event"].startswith("update_")] == ["update_started", "update_installed"]
     assert installed[0]["from"] == "1.0" and installed[0]["to"] == "2.0"
-    assert installed[0]["from_commit"] == world.commits["1.0"]
+    assert installed[0]["from_commit"] == world.commits["1.0"] and installed[0]["kind"] == "flatpak"
     assert world.installed_subject() == "v2.0"
 
 
@@ -237,7 +237,7 @@ def test_outside_flatpak_update_opens_the_store_and_says_why(tmp_path):
                                      env, b"\n", 60)
     assert status == 20, output
     assert "STARTED" not in output and "Updating" not in output, output
-    assert output.count("cannot update in place: not inside a Flatpak") == 1, output
+    assert output.count("cannot update in place: neither inside a Flatpak") == 1, output
     # Outside a sandbox the library names the software centre's own page.
     assert (tmp_path / "opened.log").read_text().split() == ["appstream:%s" % APP_ID]
 
@@ -256,7 +256,7 @@ def test_the_library_outside_flatpak_says_so_and_tells_no_event(tmp_path):
         with pytest.raises(vg.VersionGateError) as restart:
             client.restart(["/bin/true"], wait=True)
     assert outcome is vg.UpdateOutcome.NOT_FLATPAK
-    assert "not inside a Flatpak (/.flatpak-info is missing)" in why
+    assert "neither inside a Flatpak (/.flatpak-info is missing) nor an AppImage ($APPIMAGE is unset)" in why
     assert steps == [] and not [e for e in seen if e["event"] in ("update_started", "update_installed", "update_failed")]
     assert refused.value.code == vg.Error.EINVAL and "UP_TO_DATE" in refused.value.message
-    assert restart.value.code == vg.Error.EUPDATE and "not inside a Flatpak" in restart.value.message
+    assert restart.value.code == vg.Error.EUPDATE and "neither inside a Flatpak nor an AppImage" in restart.value.message

@@ -114,6 +114,7 @@ class UpdateOutcome(enum.IntEnum):
     FAILED = 5
     CANCELLED = 6
     NOTHING_NEW = 7
+    VERIFY_FAILED = 8
 
 
 def error_name(code: int) -> str:

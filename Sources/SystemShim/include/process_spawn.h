@@ -15,7 +15,10 @@ enum {
     /* The caller's descriptors 0, 1 and 2 also reach the program, as its 3,
      * 4 and 5 (/dev/null for one the caller has closed): the restart into
      * an updated app hands them on to it. */
-    VG_SPAWN_PASS_STDIO = 8
+    VG_SPAWN_PASS_STDIO = 8,
+    /* The caller's descriptors 0, 1 and 2 stay the program's 0, 1 and 2
+     * (in_fd and out_fd are not used): the restart into an updated AppImage. */
+    VG_SPAWN_KEEP_STDIO = 16
 };
 
 /* The one way every program is started, by the library (the fetch helper,

@@ -586,17 +586,22 @@ int vg_client_get(const vg_client *client, const char *key, char **out);
 /* How vg_client_update ended. Append-only. */
 typedef enum vg_update_outcome {
     VG_UPDATE_INSTALLED = 0,         /* the new version is installed: vg_client_restart starts it */
-    VG_UPDATE_NOT_FLATPAK = 1,       /* not inside a Flatpak (no /.flatpak-info): open the store */
+    VG_UPDATE_NOT_FLATPAK = 1,       /* neither inside a Flatpak (no /.flatpak-info) nor an
+                                        AppImage ($APPIMAGE unset): open the store */
     VG_UPDATE_UNAVAILABLE = 2,       /* no way to the portal: no helper, no GIO, no session bus,
-                                        no org.freedesktop.portal.Flatpak, or one older than 2 */
+                                        no org.freedesktop.portal.Flatpak, or one older than 2;
+                                        an AppImage without update information, or in a
+                                        directory this user cannot write */
     VG_UPDATE_REFUSED = 3,           /* the user or the permission store said no (AccessDenied) */
     VG_UPDATE_NEEDS_PERMISSIONS = 4, /* the new version asks for more sandbox permissions than
                                         this one has; the portal refuses those (NotSupported) */
     VG_UPDATE_FAILED = 5,            /* the portal or flatpak failed (its message says how) */
     VG_UPDATE_CANCELLED = 6,         /* the progress callback returned nonzero: the call returned
                                         at once; the portal may still finish installing */
-    VG_UPDATE_NOTHING_NEW = 7        /* the app's Flatpak remote has nothing newer installed or
+    VG_UPDATE_NOTHING_NEW = 7,       /* the app's Flatpak remote has nothing newer installed or
                                         to install */
+    VG_UPDATE_VERIFY_FAILED = 8      /* since 1.3: the new file did not match its control file's
+                                        checksums or its signature; nothing was replaced */
 } vg_update_outcome;
 
 /* Called while an update runs: operation `op` (from 0) of `n_ops`, and

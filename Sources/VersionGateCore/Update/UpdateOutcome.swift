@@ -4,7 +4,7 @@
 package enum UpdateOutcome: Int32, Sendable, CaseIterable {
     /// The new version is installed; a restart starts it.
     case installed = 0
-    /// Not inside a Flatpak: the store is the way, as before.
+    /// Neither inside a Flatpak nor an AppImage: the store is the way.
     case notFlatpak = 1
     /// Inside a Flatpak, but no way to the portal: no helper, no GIO, no
     /// session bus, no portal on it, or one older than version 2.
@@ -19,6 +19,9 @@ package enum UpdateOutcome: Int32, Sendable, CaseIterable {
     case cancelled = 6
     /// The app's remote has nothing newer than what is installed.
     case nothingNew = 7
+    /// The new file did not match its control file's checksums or its
+    /// signature (an AppImage): nothing was replaced.
+    case verifyFailed = 8
 
     package var name: String {
         switch self {
@@ -30,6 +33,7 @@ package enum UpdateOutcome: Int32, Sendable, CaseIterable {
         case .failed: "failed"
         case .cancelled: "cancelled"
         case .nothingNew: "nothing_new"
+        case .verifyFailed: "verify_failed"
         }
     }
 

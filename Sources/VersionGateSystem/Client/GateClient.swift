@@ -61,6 +61,15 @@ package final class GateClient: Sendable {
         return result
     }
 
+    /// What one request of an update in place may cost: the options' timeout and CA file.
+    package var updateLimits: TransportLimits {
+        let options = state.withLock { $0.settings.options }
+        var limits = TransportLimits()
+        limits.timeoutMs = options.timeoutMs
+        limits.caFile = options.tlsCAFile
+        return limits
+    }
+
     /// What the log callback hears (option `log_level`).
     /// The option as text: as set, else its default; nil when unset with
     /// none (ClientOptions.value).

@@ -6,7 +6,7 @@ import Glibc
 /// record may end before `d_name`'s declared 256 bytes (the kernel packs
 /// records), so copying the whole array reads past the end of readdir's
 /// buffer (AddressSanitizer caught it).
-func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+package func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
     withUnsafePointer(to: &entry.pointee.d_name) { name in
         name.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
     }

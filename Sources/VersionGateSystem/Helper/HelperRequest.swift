@@ -10,14 +10,14 @@ package enum HelperRequest: Sendable {
     case fetch(ConfigFetch)
     /// One HTTP exchange for the host (the App Store lookup, channel questions).
     case http(HTTPRequest, TransportLimits)
-    /// Update this Flatpak app in place through the portal, for at most `maxSeconds`.
-    case update(maxSeconds: Int)
+    /// Update this app in place: a Flatpak through the portal, an AppImage by zsync delta.
+    case update(Update)
     /// Start the newest installed version of this Flatpak app.
     case restart(Restart)
 
     /// Bumped whenever a request or an answer changes shape: a helper from
     /// another build refuses rather than misreads.
-    package static let protocolVersion = "2"
+    package static let protocolVersion = "3"
 
     package struct ConfigFetch: Sendable, Equatable {
         package var mode: RemoteSource.FetchMode
@@ -34,6 +34,23 @@ package enum HelperRequest: Sendable {
         package var stateHome: String?
         /// The host's log threshold; nil when nobody listens.
         package var log: LogLevel?
+    }
+
+    package struct Update: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable {
+            case flatpak
+            /// The AppImage file at `path` (`$APPIMAGE`).
+            case appImage(path: String)
+        }
+        package var kind: Kind
+        /// The longest the whole update may take.
+        package var maxSeconds: Int
+        /// Each request's (an AppImage's control file and ranges).
+        package var limits: TransportLimits
+
+        package init(kind: Kind, maxSeconds: Int, limits: TransportLimits) {
+            (self.kind, self.maxSeconds, self.limits) = (kind, maxSeconds, limits)
+        }
     }
 
     package struct Restart: Sendable, Equatable {
@@ -70,9 +87,15 @@ package enum HelperRequest: Sendable {
             message.add("timeout_ms", String(limits.timeoutMs))
             message.add("max_body_bytes", String(limits.maxBodyBytes))
             if let caFile = limits.caFile { message.add("ca_file", caFile) }
-        case .update(let seconds):
+        case .update(let update):
             message.add("mode", Mode.update.rawValue)
-            message.add("max_seconds", String(seconds))
+            switch update.kind {
+            case .flatpak: message.add("kind", "flatpak")
+            case .appImage(let path): message.add("kind", "appimage"); message.add("path", path)
+            }
+            message.add("max_seconds", String(update.maxSeconds))
+            message.add("timeout_ms", String(update.limits.timeoutMs))
+            if let caFile = update.limits.caFile { message.add("ca_file", caFile) }
         case .restart(let restart):
             message.add("mode", Mode.restart.rawValue)
             message.add("cwd", restart.directory)
@@ -118,7 +141,17 @@ package enum HelperRequest: Sendable {
             return .success(.http(HTTPRequest(url: url, body: body, headers: message.values("header").map(HelperMessage.header),
                                               credentialsStayWithOrigin: message.value("credentials") == "1"), limits))
         case .update:
-            return .success(.update(maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer) ?? InPlaceUpdate.maxSeconds))
+            let kind: Update.Kind
+            switch (message.value("kind"), message.value("path")) {
+            case ("flatpak"?, _): kind = .flatpak
+            case ("appimage"?, let path?): kind = .appImage(path: path)
+            default: return .failure(malformed)
+            }
+            var limits = TransportLimits()
+            limits.timeoutMs = message.value("timeout_ms").flatMap(HelperMessage.integer) ?? limits.timeoutMs
+            limits.caFile = message.value("ca_file")
+            return .success(.update(Update(kind: kind, maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer)
+                                           ?? InPlaceUpdate.maxSeconds, limits: limits)))
         case .restart:
             return .success(.restart(Restart(directory: message.value("cwd") ?? "/", wait: message.value("wait") == "1",
                                              arguments: message.values("arg"))))

@@ -4,9 +4,10 @@ import SystemShim
 import Glibc
 #endif
 
-/// Updating a Flatpak app in place, the host's side (docs/design.md,
-/// "Updating in place"): the helper talks to the portal and streams its
-/// progress back; the host never loads GIO nor holds the bus.
+/// Updating in place, the host's side (docs/design.md, "Updating in
+/// place"): the helper talks to the portal (a Flatpak) or rebuilds the
+/// AppImage (docs/design.md, "Updating an AppImage by zsync") and streams
+/// its progress back; the host never loads GIO nor touches the network.
 package enum InPlaceUpdate {
     private static let flatpakInfo = Sandbox.flatpakInfo
     /// The longest an update may run before the helper gives up on it.
@@ -42,24 +43,37 @@ package enum InPlaceUpdate {
         return nil
     }
 
+    /// What this process can update in place: its Flatpak, else the
+    /// AppImage `$APPIMAGE` names (an absolute path, as the AppImage runtime
+    /// sets it); nil for neither.
+    package static var kind: HelperRequest.Update.Kind? {
+        if isFlatpak { return .flatpak }
+        guard let value = getenv("APPIMAGE"), let path = String(validatingCString: value), path.hasPrefix("/") else { return nil }
+        return .appImage(path: path)
+    }
+
     /// Updates this app through the helper. `onProgress` is called on this
     /// thread for each step; returning false cancels: this call returns at
-    /// once, and the portal may still finish installing in the background
-    /// (its helper is left to see it through; see HelperProcess.call).
-    package static func run(onProgress: (Progress) -> Bool) -> Report {
-        guard isFlatpak else {
-            return Report(.notFlatpak, "not inside a Flatpak (\(flatpakInfo) is missing): update from the store")
+    /// once; the portal may still finish installing in the background (its
+    /// helper is left to see it through; see HelperProcess.call), an
+    /// AppImage's helper stops at its next step and replaces nothing.
+    package static func run(limits: TransportLimits, onProgress: (Progress) -> Bool) -> Report {
+        guard let kind else {
+            return Report(.notFlatpak, "neither inside a Flatpak (\(flatpakInfo) is missing) nor an AppImage "
+                          + "($APPIMAGE is unset): update from the store")
         }
         if case .failure(let failure) = HelperProcess.located { return Report(.unavailable, failure.message) }
-        let ran = HelperProcess.call(.update(maxSeconds: maxSeconds),
+        let ran = HelperProcess.call(.update(HelperRequest.Update(kind: kind, maxSeconds: maxSeconds, limits: limits)),
                                      until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {
             if case .progress(let progress) = $0 { return onProgress(progress) }
             return true
         }
         switch ran {
         case .failure(let failure): return Report(.failed, failure.message)
-        case .success(nil):
+        case .success(nil) where kind == .flatpak:
             return Report(.cancelled, "cancelled by the host (the portal may still finish installing the update)")
+        case .success(nil):
+            return Report(.cancelled, "cancelled by the host: the AppImage is unchanged")
         case .success(.updated(let outcome, let message)?): return Report(outcome, message)
         case .success(.failed(let failure)?): return Report(.failed, failure.message)
         case .success(let other?): return Report(.failed, "the helper answered an update with \(other)")
@@ -69,9 +83,15 @@ package enum InPlaceUpdate {
     /// Starts the newest installed version of this app with `arguments` in
     /// `directory`, with this process's descriptors 0-2. With `wait`, waits
     /// for it to end and gives its exit status; else nil once it started.
+    /// An AppImage is its file again (`arguments[0]` becomes its path), in
+    /// this process's directory.
     package static func restart(arguments: [String], directory: String, wait: Bool) -> Result<Int32?, GateFailure> {
-        guard isFlatpak else { return .failure(GateFailure(.update, "not inside a Flatpak: nothing to restart into")) }
         guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
+        switch kind {
+        case nil: return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage: nothing to restart into"))
+        case .appImage(let path)?: return restartAppImage(path, arguments: arguments, wait: wait)
+        case .flatpak?: break
+        }
         let request = HelperRequest.Restart(directory: directory, wait: wait, arguments: arguments)
         switch HelperProcess.call(.restart(request), until: nil, passingStdio: true) {
         case .failure(let failure): return .failure(GateFailure(.update, failure.message))
@@ -79,6 +99,25 @@ package enum InPlaceUpdate {
         case .success(.failed(let failure)?): return .failure(GateFailure(.update, failure.message))
         case .success(let other): return .failure(GateFailure(.update, "the helper answered a restart with \(String(describing: other))"))
         }
+    }
+
+    private static func restartAppImage(_ path: String, arguments: [String], wait: Bool) -> Result<Int32?, GateFailure> {
+        let argv = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }
+        var pid: pid_t = 0
+        let flags = Int32(VG_SPAWN_KEEP_STDIO) | (wait ? 0 : Int32(VG_SPAWN_DETACHED))
+        let error = vg_system_spawn(path, argv, vg_system_environ(), -1, -1, flags, &pid)
+        guard error == 0 else {
+            return .failure(GateFailure(.update, "cannot start \(path): \(String(cString: strerror(error)))"))
+        }
+        guard wait else { return .success(nil) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard systemErrno == EINTR else { return .failure(GateFailure(.update, "lost \(path) (pid \(pid))")) }
+        }
+        // As a shell tells it: the exit status, or 128 + the signal.
+        return .success(status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
     }
 
     /// This process's own command line, with the program as its full path

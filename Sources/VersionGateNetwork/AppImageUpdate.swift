@@ -1,0 +1,187 @@
+import VersionGateCore
+import VersionGateSystem
+import SystemShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Updating an AppImage in place, the helper's side (docs/design.md,
+/// "Updating an AppImage by zsync"): the running file's update information
+/// names a .zsync control file; the blocks the running file already has are
+/// copied from it, the rest fetched with Range requests, the whole checked
+/// against the control file's SHA-1, written beside it and renamed over it.
+/// On any failure the old file stays and nothing is left beside it.
+package enum AppImageUpdate {
+    package struct Refusal: Error {
+        let outcome: UpdateOutcome
+        let message: String
+        init(_ outcome: UpdateOutcome, _ message: String) { (self.outcome, self.message) = (outcome, message) }
+    }
+
+    /// `send` passes a progress record to the host; false when the host
+    /// stopped listening (it cancelled): the update stops there.
+    package static func update(path: String, limits: TransportLimits,
+                               send: (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
+        switch run(path: path, limits: limits, send: send) {
+        case .success(let message): .updated(.installed, message: message)
+        case .failure(let refusal): .updated(refusal.outcome, message: refusal.message)
+        }
+    }
+
+    private static func run(path: String, limits: TransportLimits,
+                            send: (HelperAnswer.Interim) -> Bool) -> Result<String, Refusal> {
+        let seed = vg_system_open(path, O_RDONLY | O_CLOEXEC, 0)
+        guard seed >= 0 else { return .failure(Refusal(.unavailable, "cannot open the AppImage \(path): \(errnoText())")) }
+        defer { close(seed) }
+        var status = stat()
+        guard fstat(seed, &status) == 0, vg_system_is_regular(status.st_mode) != 0, status.st_size >= 0 else {
+            return .failure(Refusal(.unavailable, "the AppImage \(path) is not a regular file"))
+        }
+        let seedLength = UInt64(status.st_size)
+        let readSeed = { (offset: UInt64, count: Int) in readAt(seed, offset, count) }
+
+        let information: AppImageUpdateInformation
+        do throws(AppImageUpdateInformationError) {
+            guard let found = try AppImageUpdateInformation.read(fileSize: seedLength, readSeed) else {
+                return .failure(Refusal(.unavailable, "\(path) has no update information (.upd_info): update from the store"))
+            }
+            information = found
+        } catch {
+            return .failure(Refusal(.unavailable, "\(path): \(error.message)"))
+        }
+        guard case .zsync(let controlURL) = information else {
+            return .failure(Refusal(.unavailable, "\(path): gh-releases-zsync update information is not supported yet"))
+        }
+        let directory = parent(of: path)
+        guard access(directory, W_OK) == 0 else {
+            return .failure(Refusal(.unavailable, "cannot write \(directory) (\(errnoText())): update from the store"))
+        }
+
+        let transport = CurlTransport()
+        var controlLimits = limits
+        controlLimits.maxBodyBytes = ZsyncControl.maxBytes
+        let control: ZsyncControl
+        do {
+            let response = try transport.send(HTTPRequest(url: controlURL), limits: controlLimits)
+            guard response.status == 200 else { return .failure(Refusal(.failed, "\(controlURL): HTTP \(response.status)")) }
+            control = try ZsyncControl(parsing: response.body)
+        } catch let error as TransportError {
+            return .failure(Refusal(.failed, error.message))
+        } catch let error as ZsyncControlError {
+            return .failure(Refusal(.failed, "\(controlURL): \(error.message)"))
+        } catch {
+            return .failure(Refusal(.failed, "\(controlURL): \(error)"))
+        }
+        guard let relative = control.urls.first else {
+            return .failure(Refusal(.failed, "\(controlURL) names no URL for the new file"))
+        }
+        let fileURL = RelativeURL.resolve(relative, against: controlURL)
+
+        let plan: ZsyncPlan
+        do throws(ZsyncUpdateError) {
+            plan = try ZsyncMatcher.plan(control, seedLength: seedLength, read: readSeed)
+        } catch {
+            return .failure(Refusal(.failed, error.message))
+        }
+
+        let debris = "." + name(of: path) + ".update-"
+        removeDebris(in: directory, prefix: debris)
+        let temporary = directory + "/" + debris + String(getpid())
+        let output = vg_system_open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard output >= 0 else {
+            return .failure(Refusal(.unavailable, "cannot create \(temporary) (\(errnoText())): update from the store"))
+        }
+        var keep = false
+        defer {
+            if !keep { unlink(temporary) }
+        }
+        var fetcher = RangeFetcher(url: fileURL, ranges: plan.fetchRanges, length: control.length, limits: limits,
+                                   transport: transport)
+        var written: UInt64 = 0
+        var percent = -1
+        var cancelled = false
+        do throws(ZsyncUpdateError) {
+            try ZsyncAssembler.assemble(control, plan: plan, readSeed: readSeed, fetched: { fetcher.bytes($0) }, write: { bytes in
+                guard writeAll(output, bytes) else { return false }
+                written += UInt64(bytes.count)
+                let now = control.length == 0 ? 100 : Int(written * 100 / control.length)
+                if now != percent {
+                    percent = now
+                    if !send(.progress(InPlaceUpdate.Progress(op: 0, count: 1, percent: now))) {
+                        cancelled = true
+                        return false
+                    }
+                }
+                return true
+            })
+        } catch {
+            close(output)
+            if cancelled { return .failure(Refusal(.cancelled, "cancelled by the host; \(path) is unchanged")) }
+            if let failure = fetcher.failure { return .failure(Refusal(.failed, "\(failure); \(path) is unchanged")) }
+            switch error {
+            case .fetchedBlockCorrupt, .sha1Mismatch, .fetchedRangeWrongSize:
+                return .failure(Refusal(.verifyFailed, "\(error.message) (\(fileURL)); \(path) is unchanged"))
+            default:
+                return .failure(Refusal(.failed, "\(error.message); \(path) is unchanged"))
+            }
+        }
+        guard fchmod(output, status.st_mode & 0o7777) == 0, fsync(output) == 0, close(output) == 0 else {
+            return .failure(Refusal(.failed, "cannot finish \(temporary): \(errnoText()); \(path) is unchanged"))
+        }
+        guard rename(temporary, path) == 0 else {
+            return .failure(Refusal(.failed, "cannot replace \(path): \(errnoText())"))
+        }
+        keep = true
+        return .success("\(path) updated: \(fetcher.fetchedBytes) of \(control.length) bytes fetched, the rest from the running file")
+    }
+
+    /// What an update killed before it could clean up left (its pid no
+    /// longer runs): removed before the next one starts.
+    private static func removeDebris(in directory: String, prefix: String) {
+        guard let listing = opendir(directory) else { return }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = directoryEntryName(entry)
+            guard name.hasPrefix(prefix), let pid = Int64(decimal: String(name.dropFirst(prefix.count))).flatMap(Int32.init(exactly:)),
+                  pid > 0, kill(pid, 0) != 0, systemErrno == ESRCH else { continue }
+            unlinkat(dirfd(listing), name, 0)
+        }
+    }
+
+    private static func readAt(_ fd: Int32, _ offset: UInt64, _ count: Int) -> [UInt8]? {
+        guard count >= 0, offset <= UInt64(Int64.max) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress.map { $0 + filled }, count - filled, off_t(offset) + off_t(filled))
+            }
+            if n < 0 && systemErrno == EINTR { continue }
+            guard n > 0 else { return nil }
+            filled += n
+        }
+        return bytes
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && systemErrno == EINTR { continue }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
+    }
+
+    private static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
+    private static func errnoText() -> String { String(cString: strerror(systemErrno)) }
+}
