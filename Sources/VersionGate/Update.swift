@@ -28,7 +28,8 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
                                           [("status", .string(gateResult.status.name)), latest, kindField])])
     }
     let fromCommit = kind == .flatpak ? InPlaceUpdate.runningCommit : nil
-    let report = InPlaceUpdate.run(limits: handle.client.updateLimits) { step in
+    let settings = handle.client.updateSettings
+    let report = InPlaceUpdate.run(limits: settings.limits, gitHubAPI: settings.gitHubAPI) { step in
         guard let progress else { return true }
         return progress(Int32(clamping: step.op), Int32(clamping: step.count), Int32(clamping: step.percent), userdata) == 0
     }

@@ -20,15 +20,15 @@ package enum AppImageUpdate {
 
     /// `send` passes a progress record to the host; false when the host
     /// stopped listening (it cancelled): the update stops there.
-    package static func update(path: String, limits: TransportLimits,
+    package static func update(path: String, limits: TransportLimits, gitHubAPI: String,
                                send: (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
-        switch run(path: path, limits: limits, send: send) {
+        switch run(path: path, limits: limits, gitHubAPI: gitHubAPI, send: send) {
         case .success(let message): .updated(.installed, message: message)
         case .failure(let refusal): .updated(refusal.outcome, message: refusal.message)
         }
     }
 
-    private static func run(path: String, limits: TransportLimits,
+    private static func run(path: String, limits: TransportLimits, gitHubAPI: String,
                             send: (HelperAnswer.Interim) -> Bool) -> Result<String, Refusal> {
         let seed = vg_system_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard seed >= 0 else { return .failure(Refusal(.unavailable, "cannot open the AppImage \(path): \(errnoText())")) }
@@ -49,15 +49,30 @@ package enum AppImageUpdate {
         } catch {
             return .failure(Refusal(.unavailable, "\(path): \(error.message)"))
         }
-        guard case .zsync(let controlURL) = information else {
-            return .failure(Refusal(.unavailable, "\(path): gh-releases-zsync update information is not supported yet"))
-        }
         let directory = parent(of: path)
         guard access(directory, W_OK) == 0 else {
             return .failure(Refusal(.unavailable, "cannot write \(directory) (\(errnoText())): update from the store"))
         }
 
         let transport = CurlTransport()
+        let controlURL: String
+        switch information {
+        case .zsync(let url): controlURL = url
+        case .gitHubReleases(let user, let repository, let tag, let glob):
+            let releaseURL = GitHubReleaseAsset.releaseURL(endpoint: gitHubAPI, user: user, repository: repository, tag: tag)
+            let release: HTTPResponse
+            do throws(TransportError) {
+                release = try transport.send(HTTPRequest(url: releaseURL, headers: [("Accept", "application/vnd.github+json")]),
+                                             limits: limits)
+            } catch {
+                return .failure(Refusal(.failed, error.message))
+            }
+            guard release.status == 200 else { return .failure(Refusal(.failed, "\(releaseURL): HTTP \(release.status)")) }
+            switch GitHubReleaseAsset.downloadURL(release: release.body, glob: glob) {
+            case .success(let url): controlURL = url
+            case .failure(let failure): return .failure(Refusal(.failed, "\(releaseURL): \(failure.message)"))
+            }
+        }
         var controlLimits = limits
         controlLimits.maxBodyBytes = ZsyncControl.maxBytes
         let control: ZsyncControl

@@ -32,7 +32,8 @@ package enum HelperService {
         case .update(let update):
             switch update.kind {
             case .flatpak: UpdateService.update(maxSeconds: update.maxSeconds, interim: interim)
-            case .appImage(let path): AppImageUpdate.update(path: path, limits: update.limits, send: interim)
+            case .appImage(let path):
+                AppImageUpdate.update(path: path, limits: update.limits, gitHubAPI: update.gitHubAPI, send: interim)
             }
         case .restart(let restart): UpdateService.restart(restart)
         }

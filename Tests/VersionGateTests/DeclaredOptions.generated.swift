@@ -31,6 +31,7 @@ let declaredOptions: [(key: String, accepts: String, defaultValue: String?)] = [
     ("itunes_endpoint", "https:// URL", "https://itunes.apple.com"),
     ("snap_store_endpoint", "https:// URL", "https://api.snapcraft.io"),
     ("flathub_endpoint", "https:// URL", "https://flathub.org"),
+    ("github_api_endpoint", "https:// URL", "https://api.github.com"),
     ("distro_package", "a Debian package name, [a-z0-9.+-]{1,128}", nil),
     ("allowed_url_schemes", "comma-separated subset of https, appstream, snap, itms-apps", "appstream,https,itms-apps,snap"),
     ("allowed_url_hosts", "comma-separated host names", "apps.apple.com,flathub.org,itunes.apple.com,snapcraft.io"),

@@ -10,6 +10,7 @@ MANDATORY still blocks with the store opened and the reason said."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import tempfile
@@ -71,6 +72,8 @@ class World:
         build.mkdir()
         info = "zsync|" + self.base + "app.zsync"
         self.v1 = build_app(build, "1.0", bytes(payload1), info).read_bytes()
+        self.v1_github = build_app(build, "1.0", bytes(payload1),
+                                   "gh-releases-zsync|someone|demo|latest|Demo-*-x86_64.AppImage.zsync").read_bytes()
         v2 = build_app(build, "2.0", bytes(payload2), info)
         shutil.copy(v2, self.www / "app.AppImage")
         self.v2 = v2.read_bytes()
@@ -84,14 +87,14 @@ class World:
         subprocess.run(["zsyncmake", "-b", str(BLOCK), "-u", url, "-o", str(self.www / "app.zsync"),
                         str(self.www / "app.AppImage")], check=True, capture_output=True, timeout=60)
 
-    def place(self, directory: Path, mode: int = 0o751) -> Path:
+    def place(self, directory: Path, mode: int = 0o751, v1: bytes | None = None) -> Path:
         directory.mkdir(parents=True, exist_ok=True)
         app = directory / "Demo.AppImage"
-        app.write_bytes(self.v1)
+        app.write_bytes(v1 or self.v1)
         app.chmod(mode)
         return app
 
-    def run(self, app: Path | None, home: Path, *arguments: str, cli=CLI, gate=None, prefix=(), env_extra=None):
+    def run(self, app: Path | None, home: Path, *arguments: str, cli=CLI, gate=None, options=(), prefix=(), env_extra=None):
         fake = home / "bin"
         fake.mkdir(parents=True, exist_ok=True)
         (fake / "xdg-open").write_text('#!/bin/sh\necho "$*" >> %s/opened.log\n' % home)
@@ -105,7 +108,7 @@ class World:
         return run_on_terminal([*prefix, cli, "exec", "--dialog", "terminal",
                                 "--source", gate or self.gate, "--version", "1.0", "--set", "store=flathub",
                                 "--set", "app_id=" + APP_ID, "--set", "flathub_endpoint=" + self.base,
-                                "--", *command], env, b"\n", 120)
+                                *[a for o in options for a in ("--set", o)], "--", *command], env, b"\n", 120)
 
     def update_requests(self) -> list[dict]:
         """Requests for the .zsync file or the AppImage (not the channel's)."""
@@ -263,3 +266,23 @@ def test_a_cancelled_update_replaces_nothing_and_leaves_nothing(world, tmp_path,
         time.sleep(0.05)
     assert sorted(p.name for p in app.parent.iterdir()) == ["Demo.AppImage"]
     assert app.read_bytes() == world.v1
+
+
+def test_gh_releases_zsync_is_resolved_through_the_github_api(world, tmp_path):
+    """The release `latest` of someone/demo, at github_api_endpoint: its
+    asset named like the glob is the .zsync file."""
+    releases = world.www / "repos" / "someone" / "demo" / "releases"
+    releases.mkdir(parents=True, exist_ok=True)
+    (releases / "latest").write_text(json.dumps({"tag_name": "2.0", "assets": [
+        {"name": "Demo-2.0-x86_64.AppImage", "browser_download_url": world.base + "app.AppImage"},
+        {"name": "Demo-2.0-x86_64.AppImage.zsync", "browser_download_url": world.base + "app.zsync"}]}))
+    app = world.place(tmp_path / "apps", v1=world.v1_github)
+    before = len(world.server.requests())
+    output, status = world.run(app, tmp_path, "--flag", options=["github_api_endpoint=" + world.base.rstrip("/")])
+    assert "APP VERSION=2.0 args=--flag" in output, output
+    assert status == 0, output
+    assert app.read_bytes() == world.v2
+    asked = [r for r in world.server.requests()[before:] if not r["path"].startswith("/static/api/")]  # not the channel's
+    assert [r["path"] for r in asked] == ["/static/repos/someone/demo/releases/latest", "/static/app.zsync",
+                                          "/static/app.AppImage"], asked
+    assert (asked[0]["headers"] or {}).get("accept") == "application/vnd.github+json"

@@ -208,6 +208,8 @@ void vg_client_free(vg_client *client);
  *       Base URL of the Snap store's API, asked what a snap's channel serves before a MANDATORY blocks.
  *   "flathub_endpoint": https:// URL; default https://flathub.org.
  *       Base URL of Flathub, whose API is asked what it serves (store=flathub) before a MANDATORY blocks.
+ *   "github_api_endpoint": https:// URL; default https://api.github.com.
+ *       Base URL of the GitHub REST API, asked for the release an AppImage's gh-releases-zsync update information names.
  *   "distro_package": a Debian package name, [a-z0-9.+-]{1,128}; default none.
  *       The distribution package the app comes from: before a MANDATORY blocks, its candidate in apt's lists is asked (not the Firebase package_name).
  *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default appstream,https,itms-apps,snap.

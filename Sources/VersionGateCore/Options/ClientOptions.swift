@@ -55,6 +55,7 @@ package struct ClientOptions: Sendable, Equatable {
     /// Asking the channel (docs/design.md, "Asking the channel").
     package var snapStoreEndpoint = "https://api.snapcraft.io"
     package var flathubEndpoint = "https://flathub.org"
+    package var gitHubAPIEndpoint = "https://api.github.com"
     /// The distribution package the app comes from: its candidate in apt's lists.
     package var distroPackage: String?
     package var urlPolicy = StoreURLPolicy.standard
@@ -227,6 +228,9 @@ extension ClientOptions {
         },
         OptionSpec(key: "flathub_endpoint", read: { $0.flathubEndpoint }) { o, v throws(GateFailure) in
             o.flathubEndpoint = try endpoint("flathub_endpoint", v)
+        },
+        OptionSpec(key: "github_api_endpoint", read: { $0.gitHubAPIEndpoint }) { o, v throws(GateFailure) in
+            o.gitHubAPIEndpoint = try endpoint("github_api_endpoint", v)
         },
         OptionSpec(key: "distro_package") { o, v throws(GateFailure) in
             guard v.utf8.count <= 128, let first = v.utf8.first, ASCII.isLowercaseLetter(first) || ASCII.isDigit(first),

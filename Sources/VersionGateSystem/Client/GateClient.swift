@@ -61,13 +61,14 @@ package final class GateClient: Sendable {
         return result
     }
 
-    /// What one request of an update in place may cost: the options' timeout and CA file.
-    package var updateLimits: TransportLimits {
+    /// What an update in place needs of the options: each request's
+    /// timeout and CA file, and where a GitHub release is asked.
+    package var updateSettings: (limits: TransportLimits, gitHubAPI: String) {
         let options = state.withLock { $0.settings.options }
         var limits = TransportLimits()
         limits.timeoutMs = options.timeoutMs
         limits.caFile = options.tlsCAFile
-        return limits
+        return (limits, options.gitHubAPIEndpoint)
     }
 
     /// What the log callback hears (option `log_level`).

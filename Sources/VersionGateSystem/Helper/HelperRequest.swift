@@ -47,9 +47,11 @@ package enum HelperRequest: Sendable {
         package var maxSeconds: Int
         /// Each request's (an AppImage's control file and ranges).
         package var limits: TransportLimits
+        /// Where gh-releases-zsync update information is resolved (option github_api_endpoint).
+        package var gitHubAPI: String
 
-        package init(kind: Kind, maxSeconds: Int, limits: TransportLimits) {
-            (self.kind, self.maxSeconds, self.limits) = (kind, maxSeconds, limits)
+        package init(kind: Kind, maxSeconds: Int, limits: TransportLimits, gitHubAPI: String) {
+            (self.kind, self.maxSeconds, self.limits, self.gitHubAPI) = (kind, maxSeconds, limits, gitHubAPI)
         }
     }
 
@@ -96,6 +98,7 @@ package enum HelperRequest: Sendable {
             message.add("max_seconds", String(update.maxSeconds))
             message.add("timeout_ms", String(update.limits.timeoutMs))
             if let caFile = update.limits.caFile { message.add("ca_file", caFile) }
+            message.add("github_api", update.gitHubAPI)
         case .restart(let restart):
             message.add("mode", Mode.restart.rawValue)
             message.add("cwd", restart.directory)
@@ -151,7 +154,8 @@ package enum HelperRequest: Sendable {
             limits.timeoutMs = message.value("timeout_ms").flatMap(HelperMessage.integer) ?? limits.timeoutMs
             limits.caFile = message.value("ca_file")
             return .success(.update(Update(kind: kind, maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer)
-                                           ?? InPlaceUpdate.maxSeconds, limits: limits)))
+                                           ?? InPlaceUpdate.maxSeconds, limits: limits,
+                                           gitHubAPI: message.value("github_api") ?? ClientOptions().gitHubAPIEndpoint)))
         case .restart:
             return .success(.restart(Restart(directory: message.value("cwd") ?? "/", wait: message.value("wait") == "1",
                                              arguments: message.values("arg"))))
