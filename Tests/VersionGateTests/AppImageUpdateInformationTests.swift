@@ -143,7 +143,21 @@ final class AppImageUpdateInformationTests: XCTestCase {
             ("section offset + size overflow", try elf64 { put(&$0, updInfo + 32, 8, .max) }, .outsideFile("section .upd_info")),
             ("section is NOBITS", try elf64 { put(&$0, updInfo + 4, 4, 8) }, .malformed("section .upd_info has no bytes in the file")),
         ]
-        for (name, input, expected) in rows {
+        // ELF32's fields, at their own offsets and widths.
+        let file32 = try bytes("tiny-upd-elf32")
+        let shoff32 = field(file32, 0x20, 4), updInfo32 = shoff32 + 4 * 40
+        var edited32: [(String, [UInt8], ELFError)] = []
+        func row32(_ name: String, _ expected: ELFError, _ edit: (inout [UInt8]) -> Void) {
+            var copy = file32
+            edit(&copy)
+            edited32.append((name, copy, expected))
+        }
+        row32("ELF32 entries too small", .malformed("section header entries of 39 bytes")) { put(&$0, 0x2E, 2, 39) }
+        row32("ELF32 section table past the end", .outsideFile("the section header table")) { put(&$0, 0x20, 4, UInt64(file32.count)) }
+        row32("ELF32 section past the end", .outsideFile("section .upd_info")) { put(&$0, updInfo32 + 16, 4, 0xFFFF_FFFF) }
+        row32("ELF32 section too long", .outsideFile("section .upd_info")) { put(&$0, updInfo32 + 20, 4, UInt64(file32.count)) }
+        row32("ELF32 cut inside its header", .notELF) { $0 = Array($0.prefix(51)) }
+        for (name, input, expected) in rows + edited32 {
             XCTAssertThrowsError(try find(input), name) {
                 XCTAssertEqual($0 as? ELFError, expected, name)
                 XCTAssertFalse(($0 as? ELFError)?.message.isEmpty ?? true, name)

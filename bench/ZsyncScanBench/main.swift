@@ -18,21 +18,23 @@ let rounds = arguments.count > 4 ? Int(arguments[4]) ?? 5 : 5
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-func seconds(_ body: () throws -> Void) rethrows -> Double {
+/// The body's result and its wall time in seconds.
+func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
     let start = DispatchTime.now().uptimeNanoseconds
-    try body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let result = try body()
+    return (result, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
 }
 
 let read: (UInt64, Int) -> [UInt8]? = { offset, count in Array(seed[Int(offset)..<(Int(offset) + count)]) }
-var plan = try ZsyncMatcher.plan(control, seedLength: UInt64(seed.count), read: read)
-let scans = try (0..<rounds).map { _ in try seconds { plan = try ZsyncMatcher.plan(control, seedLength: UInt64(seed.count), read: read) } }
+let scanRuns = try (0..<rounds).map { _ in try timed { try ZsyncMatcher.plan(control, seedLength: UInt64(seed.count), read: read) } }
+let plan = scanRuns[0].0
+let scans = scanRuns.map(\.1)
 let whole = try (0..<rounds).map { _ in
-    try seconds {
+    try timed {
         let plan = try ZsyncMatcher.plan(control, seedLength: UInt64(seed.count), read: read)
         try ZsyncAssembler.assemble(control, plan: plan, readSeed: read,
                                     fetched: { Array(target[Int($0.lowerBound)..<Int($0.upperBound)]) }, write: { _ in true })
-    }
+    }.1
 }
 let megabytes = Double(seed.count) / 1e6
 print(String(format: "  ours: scan %.1f MB/s (median %.3f s of %d), scan+assemble %.1f MB/s (%.3f s); fetched %d of %d blocks",

@@ -64,19 +64,13 @@ package struct SHA1: Sendable {
             for k in 0..<16 {
                 w[k] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: k * 4, as: UInt32.self))
             }
-            // The message schedule kept as a 16-word ring (FIPS 180-4, 6.1.3).
-            for t in 0..<80 {
+            // The message schedule kept as a 16-word ring (FIPS 180-4, 6.1.3);
+            // one loop per round function, so none is chosen per step.
+            @inline(__always) func step(_ t: Int, _ f: UInt32, _ k: UInt32) {
                 let s = t & 15
                 if t >= 16 {
                     let x = w[(s + 13) & 15] ^ w[(s + 8) & 15] ^ w[(s + 2) & 15] ^ w[s]
                     w[s] = (x << 1) | (x >> 31)
-                }
-                let f: UInt32, k: UInt32
-                switch t {
-                case 0..<20: f = (b & c) | (~b & d); k = 0x5A82_7999
-                case 20..<40: f = b ^ c ^ d; k = 0x6ED9_EBA1
-                case 40..<60: f = (b & c) | (b & d) | (c & d); k = 0x8F1B_BCDC
-                default: f = b ^ c ^ d; k = 0xCA62_C1D6
                 }
                 let temp = ((a << 5) | (a >> 27)) &+ f &+ e &+ k &+ w[s]
                 e = d
@@ -85,6 +79,10 @@ package struct SHA1: Sendable {
                 b = a
                 a = temp
             }
+            for t in 0..<20 { step(t, (b & c) | (~b & d), 0x5A82_7999) }
+            for t in 20..<40 { step(t, b ^ c ^ d, 0x6ED9_EBA1) }
+            for t in 40..<60 { step(t, (b & c) | (b & d) | (c & d), 0x8F1B_BCDC) }
+            for t in 60..<80 { step(t, b ^ c ^ d, 0xCA62_C1D6) }
         }
         h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
     }

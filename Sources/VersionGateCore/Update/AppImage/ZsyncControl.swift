@@ -29,6 +29,9 @@ package struct ZsyncControl: Equatable, Sendable {
     package let checksums: [UInt8]
 
     package var blockCount: Int { rsums.count }
+    /// The bytes of a window's sum (a << 16 | b) that the file stored. For
+    /// rsum_bytes 1 that is b's low byte; zsync 0.6.2 compares all of b
+    /// there, so it rarely matches (zsyncmake writes 2 to 4).
     package var rsumMask: UInt32 { rsumBytes >= 4 ? .max : (UInt32(1) << UInt32(rsumBytes * 8)) &- 1 }
     package var blockShift: Int { blockSize.trailingZeroBitCount }
 
