@@ -29,7 +29,8 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
     }
     let fromCommit = kind == .flatpak ? InPlaceUpdate.runningCommit : nil
     let settings = handle.client.updateSettings
-    let report = InPlaceUpdate.run(limits: settings.limits, gitHubAPI: settings.gitHubAPI) { step in
+    let report = InPlaceUpdate.run(limits: settings.limits, gitHubAPI: settings.gitHubAPI,
+                                   trustedKeys: settings.trustedKeys) { step in
         guard let progress else { return true }
         return progress(Int32(clamping: step.op), Int32(clamping: step.count), Int32(clamping: step.percent), userdata) == 0
     }

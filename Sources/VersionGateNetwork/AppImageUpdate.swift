@@ -20,15 +20,22 @@ package enum AppImageUpdate {
 
     /// `send` passes a progress record to the host; false when the host
     /// stopped listening (it cancelled): the update stops there.
-    package static func update(path: String, limits: TransportLimits, gitHubAPI: String,
+    package static func update(path: String, update: HelperRequest.Update,
                                send: (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
-        switch run(path: path, limits: limits, gitHubAPI: gitHubAPI, send: send) {
-        case .success(let message): .updated(.installed, message: message)
-        case .failure(let refusal): .updated(refusal.outcome, message: refusal.message)
+        var trust: DocumentTrust?
+        if let text = update.trustedKeys {
+            guard let keys = MinisignPublicKey.parseList(text) else {
+                return .updated(.failed, message: "trusted_keys is not a list of minisign public keys")
+            }
+            trust = DocumentTrust(keys: keys)
+        }
+        switch run(path: path, limits: update.limits, gitHubAPI: update.gitHubAPI, trust: trust, send: send) {
+        case .success(let message): return .updated(.installed, message: message)
+        case .failure(let refusal): return .updated(refusal.outcome, message: refusal.message)
         }
     }
 
-    private static func run(path: String, limits: TransportLimits, gitHubAPI: String,
+    private static func run(path: String, limits: TransportLimits, gitHubAPI: String, trust: DocumentTrust?,
                             send: (HelperAnswer.Interim) -> Bool) -> Result<String, Refusal> {
         let seed = vg_system_open(path, O_RDONLY | O_CLOEXEC, 0)
         guard seed >= 0 else { return .failure(Refusal(.unavailable, "cannot open the AppImage \(path): \(errnoText())")) }
@@ -143,11 +150,45 @@ package enum AppImageUpdate {
         guard fchmod(output, status.st_mode & 0o7777) == 0, fsync(output) == 0, close(output) == 0 else {
             return .failure(Refusal(.failed, "cannot finish \(temporary): \(errnoText()); \(path) is unchanged"))
         }
+        if let trust, case .failure(let refusal) = verifySignature(temporary, length: control.length, fileURL: fileURL,
+                                                                    trust: trust, transport: transport, limits: limits) {
+            return .failure(Refusal(refusal.outcome, refusal.message + "; \(path) is unchanged"))
+        }
         guard rename(temporary, path) == 0 else {
             return .failure(Refusal(.failed, "cannot replace \(path): \(errnoText())"))
         }
         keep = true
         return .success("\(path) updated: \(fetcher.fetchedBytes) of \(control.length) bytes fetched, the rest from the running file")
+    }
+
+    /// With trusted_keys, the new file must carry a minisign signature by one
+    /// of them (`<file URL>.minisig`), as documents do. The file is read
+    /// back whole for it: minisign's check hashes it in one piece.
+    private static func verifySignature(_ file: String, length: UInt64, fileURL: String, trust: DocumentTrust,
+                                        transport: any HTTPTransport, limits: TransportLimits) -> Result<Void, Refusal> {
+        let signatureURL = SignatureCheck.signatureLocation(of: fileURL)
+        var signatureLimits = limits
+        signatureLimits.maxBodyBytes = 4096
+        let signature: HTTPResponse
+        do throws(TransportError) {
+            signature = try transport.send(HTTPRequest(url: signatureURL), limits: signatureLimits)
+        } catch {
+            return .failure(Refusal(.verifyFailed, "signature missing: \(error.message)"))
+        }
+        guard signature.status == 200 else {
+            return .failure(Refusal(.verifyFailed, "signature missing: \(signatureURL): HTTP \(signature.status)"))
+        }
+        let fd = vg_system_open(file, O_RDONLY | O_CLOEXEC, 0)
+        guard fd >= 0, length <= UInt64(Int.max), let bytes = readAt(fd, 0, Int(length)) else {
+            if fd >= 0 { close(fd) }
+            return .failure(Refusal(.failed, "cannot read back \(file) to check its signature"))
+        }
+        close(fd)
+        if case .failure(let failure) = trust.verify(bytes, signatureFile: signature.body, document: fileURL,
+                                                     signatureName: signatureURL) {
+            return .failure(Refusal(.verifyFailed, failure.message))
+        }
+        return .success(())
     }
 
     /// What an update killed before it could clean up left (its pid no

@@ -33,7 +33,7 @@ package enum HelperService {
             switch update.kind {
             case .flatpak: UpdateService.update(maxSeconds: update.maxSeconds, interim: interim)
             case .appImage(let path):
-                AppImageUpdate.update(path: path, limits: update.limits, gitHubAPI: update.gitHubAPI, send: interim)
+                AppImageUpdate.update(path: path, update: update, send: interim)
             }
         case .restart(let restart): UpdateService.restart(restart)
         }

@@ -286,3 +286,40 @@ def test_gh_releases_zsync_is_resolved_through_the_github_api(world, tmp_path):
     assert [r["path"] for r in asked] == ["/static/repos/someone/demo/releases/latest", "/static/app.zsync",
                                           "/static/app.AppImage"], asked
     assert (asked[0]["headers"] or {}).get("accept") == "application/vnd.github+json"
+
+
+def test_trusted_keys_refuse_a_bad_signature_and_take_a_good_one(world, tmp_path):
+    """With trusted_keys, the new file needs app.AppImage.minisig by one of
+    them beside it on the server (the gate document is signed too, as
+    trusted_keys asks of every document)."""
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    public, secret = keys / "k.pub", keys / "k.key"
+    subprocess.run(["minisign", "-G", "-W", "-p", str(public), "-s", str(secret)], check=True, capture_output=True)
+    key = public.read_text().splitlines()[1]
+
+    def sign(path: Path, signature: Path):
+        subprocess.run(["minisign", "-S", "-s", str(secret), "-m", str(path), "-x", str(signature)],
+                       check=True, capture_output=True)
+
+    gate = tmp_path / "gate.json"
+    shutil.copy(world.gate, gate)
+    sign(gate, tmp_path / "gate.json.minisig")
+    signature = world.www / "app.AppImage.minisig"
+    other = keys / "other"
+    other.write_bytes(b"not the AppImage")
+    try:
+        sign(other, signature)
+        app = world.place(tmp_path / "bad")
+        output, status = world.run(app, tmp_path / "h1", "--flag", gate=gate, options=["trusted_keys=" + key])
+        assert_blocked_with_store(tmp_path / "h1", output, status, "does not match its signature")
+        assert app.read_bytes() == world.v1
+        assert sorted(p.name for p in app.parent.iterdir()) == ["Demo.AppImage"]
+
+        sign(world.www / "app.AppImage", signature)
+        app = world.place(tmp_path / "good")
+        output, status = world.run(app, tmp_path / "h2", "--flag", gate=gate, options=["trusted_keys=" + key])
+        assert "APP VERSION=2.0 args=--flag" in output, output
+        assert status == 0 and app.read_bytes() == world.v2
+    finally:
+        signature.unlink(missing_ok=True)

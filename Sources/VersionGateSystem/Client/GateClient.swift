@@ -62,13 +62,13 @@ package final class GateClient: Sendable {
     }
 
     /// What an update in place needs of the options: each request's
-    /// timeout and CA file, and where a GitHub release is asked.
-    package var updateSettings: (limits: TransportLimits, gitHubAPI: String) {
+    /// timeout and CA file, where a GitHub release is asked, the trusted keys.
+    package var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?) {
         let options = state.withLock { $0.settings.options }
         var limits = TransportLimits()
         limits.timeoutMs = options.timeoutMs
         limits.caFile = options.tlsCAFile
-        return (limits, options.gitHubAPIEndpoint)
+        return (limits, options.gitHubAPIEndpoint, options.assignments["trusted_keys"])
     }
 
     /// What the log callback hears (option `log_level`).

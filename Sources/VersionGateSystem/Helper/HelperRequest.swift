@@ -49,9 +49,13 @@ package enum HelperRequest: Sendable {
         package var limits: TransportLimits
         /// Where gh-releases-zsync update information is resolved (option github_api_endpoint).
         package var gitHubAPI: String
+        /// The option trusted_keys as set: a new AppImage must then carry a
+        /// signature by one of them.
+        package var trustedKeys: String?
 
-        package init(kind: Kind, maxSeconds: Int, limits: TransportLimits, gitHubAPI: String) {
-            (self.kind, self.maxSeconds, self.limits, self.gitHubAPI) = (kind, maxSeconds, limits, gitHubAPI)
+        package init(kind: Kind, maxSeconds: Int, limits: TransportLimits, gitHubAPI: String, trustedKeys: String?) {
+            (self.kind, self.maxSeconds, self.limits) = (kind, maxSeconds, limits)
+            (self.gitHubAPI, self.trustedKeys) = (gitHubAPI, trustedKeys)
         }
     }
 
@@ -99,6 +103,7 @@ package enum HelperRequest: Sendable {
             message.add("timeout_ms", String(update.limits.timeoutMs))
             if let caFile = update.limits.caFile { message.add("ca_file", caFile) }
             message.add("github_api", update.gitHubAPI)
+            if let keys = update.trustedKeys { message.add("trusted_keys", keys) }
         case .restart(let restart):
             message.add("mode", Mode.restart.rawValue)
             message.add("cwd", restart.directory)
@@ -155,7 +160,8 @@ package enum HelperRequest: Sendable {
             limits.caFile = message.value("ca_file")
             return .success(.update(Update(kind: kind, maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer)
                                            ?? InPlaceUpdate.maxSeconds, limits: limits,
-                                           gitHubAPI: message.value("github_api") ?? ClientOptions().gitHubAPIEndpoint)))
+                                           gitHubAPI: message.value("github_api") ?? ClientOptions().gitHubAPIEndpoint,
+                                           trustedKeys: message.value("trusted_keys"))))
         case .restart:
             return .success(.restart(Restart(directory: message.value("cwd") ?? "/", wait: message.value("wait") == "1",
                                              arguments: message.values("arg"))))

@@ -57,14 +57,15 @@ package enum InPlaceUpdate {
     /// once; the portal may still finish installing in the background (its
     /// helper is left to see it through; see HelperProcess.call), an
     /// AppImage's helper stops at its next step and replaces nothing.
-    package static func run(limits: TransportLimits, gitHubAPI: String, onProgress: (Progress) -> Bool) -> Report {
+    package static func run(limits: TransportLimits, gitHubAPI: String, trustedKeys: String?,
+                            onProgress: (Progress) -> Bool) -> Report {
         guard let kind else {
             return Report(.notFlatpak, "neither inside a Flatpak (\(flatpakInfo) is missing) nor an AppImage "
                           + "($APPIMAGE is unset): update from the store")
         }
         if case .failure(let failure) = HelperProcess.located { return Report(.unavailable, failure.message) }
         let ran = HelperProcess.call(.update(HelperRequest.Update(kind: kind, maxSeconds: maxSeconds, limits: limits,
-                                                                       gitHubAPI: gitHubAPI)),
+                                                                       gitHubAPI: gitHubAPI, trustedKeys: trustedKeys)),
                                      until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {
             if case .progress(let progress) = $0 { return onProgress(progress) }
             return true
