@@ -733,13 +733,17 @@ class Client(_Handle):
 
     def update(self, result: "Result",
                progress: Optional[Callable[[int, int, int], Any]] = None) -> tuple[UpdateOutcome, str]:
-        """Update this Flatpak app in place for a MANDATORY or OPTIONAL
-        ``result`` (vg_client_update): the portal installs the newest
-        version while ``progress(op, n_ops, percent)`` is called for each
-        step (a true return value cancels). Takes minutes, not a check's
-        deadline. The outcome and why ("" when installed); outside a Flatpak
-        ``NOT_FLATPAK`` (open the store). Raises only for a bad argument
-        (an UP_TO_DATE result) or in a fork() child."""
+        """Update this app in place for a MANDATORY or OPTIONAL ``result``
+        (vg_client_update): inside a Flatpak the portal installs the newest
+        version; an AppImage ($APPIMAGE) is rebuilt by zsync delta from its
+        update information and renamed over itself (its directory must be
+        writable; with trusted_keys its .minisig is checked too).
+        ``progress(op, n_ops, percent)`` is called for each step (a true
+        return value cancels). Takes minutes, not a check's deadline. The
+        outcome and why ("" when installed): ``NOT_FLATPAK`` for neither
+        (open the store), ``VERIFY_FAILED`` when the new AppImage did not
+        check. Raises only for a bad argument (an UP_TO_DATE result) or in
+        a fork() child."""
         def step(op: int, n_ops: int, percent: int, _userdata: Optional[int]) -> int:
             if progress is None:
                 return 0
@@ -757,7 +761,8 @@ class Client(_Handle):
 
     def restart(self, argv: Optional[list[StrOrBytes]] = None, cwd: Optional[PathLike] = None,
                 wait: bool = False) -> Optional[int]:
-        """Start the newest installed version of this Flatpak app
+        """Start the newest installed version of this Flatpak app (an
+        AppImage: its file again, with ``argv``'s arguments)
         (vg_client_restart) with ``argv`` (default: this process's command
         line) in ``cwd`` (default: the current directory), with this
         process's stdin, stdout and stderr. With ``wait``, its exit status
