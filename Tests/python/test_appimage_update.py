@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import CLI
-from flatpak_world import run_on_terminal
+from flatpak_world import ZENITY, run_on_terminal
 from remote_helpers import Loopback
 
 REPO = Path(__file__).resolve().parents[2]
@@ -323,3 +323,30 @@ def test_trusted_keys_refuse_a_bad_signature_and_take_a_good_one(world, tmp_path
         assert status == 0 and app.read_bytes() == world.v2
     finally:
         signature.unlink(missing_ok=True)
+
+
+def test_zenity_shows_the_progress_of_an_appimage_update(world, tmp_path):
+    """Off any terminal, exec's prompt and progress in zenity (a recording
+    fake that answers Update): the progress dialog is fed up to 100 %, then
+    v2 runs."""
+    app = world.place(tmp_path / "apps")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for name, text in (("zenity", ZENITY), ("xdg-open", '#!/bin/sh\necho "$*" >> %s/opened.log\n' % tmp_path)):
+        (fake / name).write_text(text)
+        (fake / name).chmod(0o755)
+    env = {"PATH": "%s:/usr/bin:/bin" % fake, "HOME": str(tmp_path), "LANG": "C.UTF-8", "DISPLAY": ":99",
+           "APPIMAGE": str(app), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    done = subprocess.run([str(CLI), "exec", "--dialog", "zenity", "--source", str(world.gate), "--version", "1.0",
+                           "--set", "store=flathub", "--set", "app_id=" + APP_ID, "--set", "flathub_endpoint=" + world.base,
+                           "--", str(app), "--flag"], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=120)
+    assert "APP VERSION=2.0 args=--flag" in done.stdout and done.returncode == 0, done.stdout + done.stderr
+    log = (tmp_path / "data" / "dialogs.log").read_text().splitlines()
+    assert log[0].startswith("zenity --warning "), log
+    assert re.fullmatch(r"zenity --progress --auto-close --no-cancel --width=420 --title=.+ --text=Updating", log[1]), log
+    values = [int(line.split()[1]) for line in log[2:] if not line.startswith("zenity< #")]
+    assert values and values == sorted(values) and values[-1] == 100, log
+    assert not (tmp_path / "opened.log").exists()
+    assert app.read_bytes() == world.v2
