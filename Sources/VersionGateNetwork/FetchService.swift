@@ -30,9 +30,10 @@ package enum FetchService {
         let log = request.log.map(CallLog.init(threshold:))
         let environment = CheckEnvironment(variables: request.environment, cacheHome: request.cacheHome,
                                            stateHome: request.stateHome)
-        let load = LoadRequest(appVersion: request.appVersion, localeOption: options.locale,
+        var load = LoadRequest(appVersion: request.appVersion, localeOption: options.locale,
                                environment: environment, now: request.now, files: POSIXFiles(), bootClock: BootInstant.now,
                                deadline: deadline, log: log)
+        load.boot = request.boot   // the host's, as `now` is
         let answer: HelperAnswer
         switch remote.fetchHere(load, mode: request.mode) {
         case .failure(let failure): answer = .failed(failure)

@@ -26,6 +26,10 @@ package enum HelperRequest: Sendable {
         package var appVersion: String?
         /// Wall clock, Unix seconds: the host's, so both ends age alike.
         package var now: Int64
+        /// The host's boot-clock reading of the same moment: an entry the
+        /// helper stamps with its own, read a moment later, could lie a
+        /// second ahead of the host's and have no age there.
+        package var boot: BootInstant?
         /// The host's deadline on the shared monotonic clock (Deadline.nanoseconds).
         package var deadlineNanoseconds: Int64
         /// The variables a fetch reads (CheckEnvironment.forwardedNames).
@@ -79,6 +83,7 @@ package enum HelperRequest: Sendable {
             for option in fetch.options { message.add("option", option) }
             if let version = fetch.appVersion { message.add("version", version) }
             message.add("now", String(fetch.now))
+            if let boot = fetch.boot { message.add("boot", String(boot.seconds) + " " + boot.bootID) }
             message.add("deadline_ns", String(fetch.deadlineNanoseconds))
             for (name, value) in fetch.environment.sorted(by: { $0.key < $1.key }) { message.add("env", name + "=" + value) }
             if let home = fetch.cacheHome { message.add("cache_home", home) }
@@ -130,8 +135,14 @@ package enum HelperRequest: Sendable {
                 let (name, value) = HelperMessage.split(pair, at: "=")
                 environment[name] = value
             }
+            var boot: BootInstant?
+            if let text = message.value("boot") {
+                let (seconds, id) = HelperMessage.split(text, at: " ")
+                guard let seconds = Int64(decimal: seconds), !id.isEmpty else { return .failure(malformed) }
+                boot = BootInstant(bootID: id, seconds: seconds)
+            }
             return .success(.fetch(ConfigFetch(
-                mode: mode, options: message.values("option"), appVersion: message.value("version"), now: now,
+                mode: mode, options: message.values("option"), appVersion: message.value("version"), now: now, boot: boot,
                 deadlineNanoseconds: deadline, environment: environment, cacheHome: message.value("cache_home"),
                 stateHome: message.value("state_home"), log: message.value("log").flatMap(LogLevel.init(rawValue:)))))
         case .http:

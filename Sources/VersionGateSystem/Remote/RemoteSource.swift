@@ -203,7 +203,7 @@ package final class RemoteSource: ConfigSource {
     private func helperRequest(_ request: LoadRequest, mode: FetchMode) -> HelperRequest.ConfigFetch {
         let deadline = mode == .background ? Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds) : request.deadline
         return HelperRequest.ConfigFetch(
-            mode: mode, options: settings.assignments, appVersion: request.appVersion, now: request.now,
+            mode: mode, options: settings.assignments, appVersion: request.appVersion, now: request.now, boot: request.boot,
             deadlineNanoseconds: deadline.nanoseconds, environment: request.environment.forwarded,
             cacheHome: request.environment.cacheHome, stateHome: request.environment.stateHome,
             log: request.log?.threshold)

@@ -1,0 +1,78 @@
+import Foundation
+import XCTest
+@testable import VersionGateCore
+@testable import VersionGateSystem
+@testable import VersionGateNetwork
+
+/// The helper's typed protocol (docs/design.md, "The helper's protocol"):
+/// every request survives its wire form, a malformed one is refused, and a
+/// fetch's entry is stamped with the host's clocks, not the helper's.
+final class HelperProtocolTests: XCTestCase {
+    private func roundTrip(_ request: HelperRequest) throws -> HelperRequest {
+        let bytes = request.message().encoded()
+        let message = try XCTUnwrap(HelperMessage.decode(bytes))
+        return try HelperRequest.decode(message).get()
+    }
+
+    func testEveryRequestSurvivesItsWireForm() throws {
+        let fetch = HelperRequest.ConfigFetch(
+            mode: .refresh, options: ["source=https://example.org/g.json"], appVersion: "1.0", now: 1_800_000_000,
+            boot: BootInstant(bootID: "0f1e2d3c-aaaa-bbbb-cccc-000000000000", seconds: 4242),
+            deadlineNanoseconds: 99, environment: ["HTTPS_PROXY": "http://p:1"], cacheHome: "/c", stateHome: "/s", log: .debug)
+        guard case .fetch(let back) = try roundTrip(.fetch(fetch)) else { return XCTFail("not a fetch") }
+        XCTAssertEqual(back, fetch)
+
+        var limits = TransportLimits()
+        limits.timeoutMs = 1234
+        limits.caFile = "/ca.pem"
+        let update = HelperRequest.Update(kind: .appImage(path: "/home/u/Apps/Demo.AppImage"), maxSeconds: 60,
+                                          limits: limits, gitHubAPI: "https://ghe.example/api/v3", trustedKeys: "RWQ,RWR")
+        guard case .update(let updateBack) = try roundTrip(.update(update)) else { return XCTFail("not an update") }
+        XCTAssertEqual(updateBack, update)
+        guard case .update(let flatpak) = try roundTrip(.update(HelperRequest.Update(
+            kind: .flatpak, maxSeconds: 3600, limits: TransportLimits(), gitHubAPI: "https://api.github.com", trustedKeys: nil)))
+        else { return XCTFail("not an update") }
+        XCTAssertEqual(flatpak.kind, .flatpak)
+        XCTAssertNil(flatpak.trustedKeys)
+    }
+
+    func testMalformedRequestsAreRefused() throws {
+        let rows: [[(String, String)]] = [
+            [("protocol", HelperRequest.protocolVersion), ("mode", "fetch"), ("now", "1"), ("deadline_ns", "1"), ("boot", "x id")],
+            [("protocol", HelperRequest.protocolVersion), ("mode", "fetch"), ("now", "1"), ("deadline_ns", "1"), ("boot", "12")],
+            [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "appimage")],
+            [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "snap")],
+            [("protocol", "2"), ("mode", "update"), ("kind", "flatpak")],
+        ]
+        for records in rows {
+            var message = HelperMessage()
+            for (name, value) in records { message.add(name, value) }
+            if case .success(let request) = HelperRequest.decode(message) { XCTFail("\(records): accepted \(request)") }
+        }
+    }
+
+    /// The helper reads its own boot clock a moment after the host; stamped
+    /// with that, a fresh entry could lie a second ahead of the host's
+    /// reading and have no age there (config_age_s null after a fetch).
+    func testAFetchIsStampedWithTheHostsBootInstant() throws {
+        let server = try LoopbackServer(self)
+        let home = try makeTemporaryDirectory(self)
+        let body = try JSONSerialization.data(withJSONObject: [
+            "name": "stamp", "body": #"{"min_required_version_linux": "1.0"}"#])
+        _ = try CurlTransport().send(HTTPRequest(url: server.url("/__document"), body: Array(body)), limits: TransportLimits())
+        let hostBoot = try XCTUnwrap(BootInstant.now()).withSeconds(7)
+        let fetch = HelperRequest.ConfigFetch(
+            mode: .fetchFirst, options: ["source=" + server.url("/doc/stamp")], appVersion: "1.0", now: 1_800_000_000,
+            boot: hostBoot, deadlineNanoseconds: Deadline(afterMilliseconds: 5000).nanoseconds,
+            environment: ["HOME": home.path], cacheHome: home.path + "/cache", stateHome: home.path + "/state", log: nil)
+        let answer = FetchService.fetch(fetch) { _ in true }
+        guard case .fetched(_, _, let entry, _) = answer else { return XCTFail("\(answer)") }
+        let cached = try XCTUnwrap(CachedConfig.decode(entry, key: "document:" + server.url("/doc/stamp")))
+        XCTAssertEqual(cached.fetchedAtBoot, hostBoot)
+        XCTAssertEqual(cached.fetchedAt, 1_800_000_000)
+    }
+}
+
+private extension BootInstant {
+    func withSeconds(_ seconds: Int64) -> BootInstant { BootInstant(bootID: bootID, seconds: seconds) }
+}
