@@ -6,57 +6,21 @@ build) against Debian's zsync 0.6.2 client on the same files, medians:
     then the worst case, a seed of other random bytes: no block in common,
     every offset rolled and looked up;
   - zsync: `zsync -i seed -o out URL.zsync` against a loopback HTTP server
-    that answers Range requests (multipart for several ranges), timed to
+    (Tests/Server's static host: single and multipart ranges), timed to
     its "Read <seed>" line (start, control file, scan) and to its exit (plus
     the fetch, writing the file and its SHA-1 check); its scan alone is the
     first time less the same with an empty seed;
   - ours: ZsyncMatcher.plan over the seed in memory, and plan plus
     ZsyncAssembler into a discarding writer.
 Usage: bench/zsync_scan.py [SIZE_MIB] [RUNS]"""
-import http.server, os, random, shutil, statistics, subprocess, sys, tempfile, threading, time
+import os, random, shutil, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "Tests" / "python"))
+sys.path.insert(0, str(REPO / "Tests" / "Server"))
+from remote_helpers import Loopback  # noqa: E402
 BLOCK = 2048
-
-
-class RangeHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with single and multiple byte ranges, as zsync asks."""
-
-    def log_message(self, *args):
-        pass
-
-    def do_GET(self):
-        path = Path(self.translate_path(self.path))
-        if not path.is_file():
-            return self.send_error(404)
-        data = path.read_bytes()
-        header = self.headers.get("Range")
-        if not header or not header.startswith("bytes="):
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            return self.wfile.write(data)
-        ranges = []
-        for part in header[6:].split(","):
-            start, end = part.strip().split("-")
-            ranges.append((int(start), min(int(end), len(data) - 1)))
-        self.send_response(206)
-        if len(ranges) == 1:
-            start, end = ranges[0]
-            self.send_header("Content-Range", f"bytes {start}-{end}/{len(data)}")
-            self.send_header("Content-Length", str(end - start + 1))
-            self.end_headers()
-            return self.wfile.write(data[start:end + 1])
-        # zsync 0.6.2 skips a line before each boundary: CRLF, then --SEP.
-        parts = [(f"\r\n--SEP\r\nContent-Type: application/octet-stream\r\n"
-                  f"Content-Range: bytes {start}-{end}/{len(data)}\r\n\r\n").encode() + data[start:end + 1]
-                 for start, end in ranges]
-        body = b"".join(parts) + b"\r\n--SEP--\r\n"
-        self.send_header("Content-Type", "multipart/byteranges; boundary=SEP")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
 
 def make_files(work, size):
@@ -99,11 +63,10 @@ def main():
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)
     bench = REPO / ".build/bench/release/ZsyncScanBench"
     work = Path(tempfile.mkdtemp(prefix="vg-zsyncbench-"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), lambda *a: RangeHandler(*a, directory=str(work)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = Loopback(static=work)   # Tests/Server's static host, Range-capable
     try:
         make_files(work, size)
-        url = f"http://127.0.0.1:{server.server_address[1]}/target.bin.zsync"
+        url = f"http://127.0.0.1:{server.port}/static/target.bin.zsync"
         mb = size / 1e6
         fixed = statistics.median(zsync_once(work, url, "empty.bin")[0] for _ in range(runs))
         print(f"zsync 0.6.2 to 'Read' with an empty seed (start, control file, hash table): {fixed:.3f} s")
@@ -118,7 +81,7 @@ def main():
             subprocess.run([str(bench), str(work / "target.bin.zsync"), str(work / seed), str(work / "target.bin"), str(runs)],
                            check=True)
     finally:
-        server.shutdown()
+        server.stop()
         shutil.rmtree(work, True)
 
 
