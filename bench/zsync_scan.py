@@ -18,6 +18,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "Tests" / "python"))
+sys.path.insert(0, str(REPO / "python"))
 sys.path.insert(0, str(REPO / "Tests" / "Server"))
 from remote_helpers import Loopback  # noqa: E402
 BLOCK = 2048
