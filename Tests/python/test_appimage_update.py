@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import CLI
-from flatpak_world import ZENITY, run_on_terminal
+from flatpak_world import DBUS_SEND, KDIALOG, ZENITY, run_on_terminal
 from remote_helpers import Loopback
 
 REPO = Path(__file__).resolve().parents[2]
@@ -325,28 +325,42 @@ def test_trusted_keys_refuse_a_bad_signature_and_take_a_good_one(world, tmp_path
         signature.unlink(missing_ok=True)
 
 
-def test_zenity_shows_the_progress_of_an_appimage_update(world, tmp_path):
-    """Off any terminal, exec's prompt and progress in zenity (a recording
-    fake that answers Update): the progress dialog is fed up to 100 %, then
-    v2 runs."""
+def update_with_dialog(world, tmp_path: Path, dialog: str) -> list[str]:
+    """Off any terminal, exec's prompt and progress in `dialog` (recording
+    fakes that answer Update): v2 runs, no store opens; the dialogs' log."""
     app = world.place(tmp_path / "apps")
     fake = tmp_path / "bin"
     fake.mkdir()
-    for name, text in (("zenity", ZENITY), ("xdg-open", '#!/bin/sh\necho "$*" >> %s/opened.log\n' % tmp_path)):
+    for name, text in (("zenity", ZENITY), ("kdialog", KDIALOG), ("dbus-send", DBUS_SEND),
+                       ("xdg-open", '#!/bin/sh\necho "$*" >> %s/opened.log\n' % tmp_path)):
         (fake / name).write_text(text)
         (fake / name).chmod(0o755)
     env = {"PATH": "%s:/usr/bin:/bin" % fake, "HOME": str(tmp_path), "LANG": "C.UTF-8", "DISPLAY": ":99",
            "APPIMAGE": str(app), "XDG_DATA_HOME": str(tmp_path / "data"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state")}
-    done = subprocess.run([str(CLI), "exec", "--dialog", "zenity", "--source", str(world.gate), "--version", "1.0",
+    done = subprocess.run([str(CLI), "exec", "--dialog", dialog, "--source", str(world.gate), "--version", "1.0",
                            "--set", "store=flathub", "--set", "app_id=" + APP_ID, "--set", "flathub_endpoint=" + world.base,
                            "--", str(app), "--flag"], env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           timeout=120)
     assert "APP VERSION=2.0 args=--flag" in done.stdout and done.returncode == 0, done.stdout + done.stderr
-    log = (tmp_path / "data" / "dialogs.log").read_text().splitlines()
+    assert not (tmp_path / "opened.log").exists()
+    assert app.read_bytes() == world.v2
+    return (tmp_path / "data" / "dialogs.log").read_text().splitlines()
+
+
+def test_zenity_shows_the_progress_of_an_appimage_update(world, tmp_path):
+    log = update_with_dialog(world, tmp_path, "zenity")
     assert log[0].startswith("zenity --warning "), log
     assert re.fullmatch(r"zenity --progress --auto-close --no-cancel --width=420 --title=.+ --text=Updating", log[1]), log
     values = [int(line.split()[1]) for line in log[2:] if not line.startswith("zenity< #")]
     assert values and values == sorted(values) and values[-1] == 100, log
-    assert not (tmp_path / "opened.log").exists()
-    assert app.read_bytes() == world.v2
+
+
+def test_kdialog_shows_the_progress_of_an_appimage_update(world, tmp_path):
+    log = update_with_dialog(world, tmp_path, "kdialog")
+    assert log[0].startswith("kdialog --title=") and " --sorry=" in log[0], log
+    assert re.fullmatch(r"kdialog --title=.+ --progressbar=Updating 100", log[1]), log
+    set_value = ("dbus-send --session --type=method_call --dest=org.kde.kdialog-4242 /ProgressDialog "
+                 "org.freedesktop.DBus.Properties.Set string:org.kde.kdialog.ProgressDialog string:value variant:int32:")
+    values = [int(line[len(set_value):]) for line in log[2:] if line.startswith(set_value)]
+    assert values and values == sorted(values) and values[-1] == 100, log
