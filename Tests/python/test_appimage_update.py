@@ -197,9 +197,16 @@ def test_a_directory_the_user_cannot_write_opens_the_store(world, tmp_path):
         os.chown(home, 65534, 65534)
         gate = shared / "gate.json"
         shutil.copy(world.gate, gate)
-        output, status = world.run(app, home, "--flag", cli=bin_dir / "versiongate", gate=gate,
-                                   prefix=["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"],
-                                   env_extra={"LD_LIBRARY_PATH": str(lib_dir)})
+        # Under scripts/proof: the sanitizer runtime and its reports where nobody can reach them.
+        from unprivileged import Sandbox
+        box = Sandbox()
+        try:
+            sanitizer = {k: v for k, v in box.env().items() if k in ("ASAN_OPTIONS", "TSAN_OPTIONS", "LD_PRELOAD")}
+            output, status = world.run(app, home, "--flag", cli=bin_dir / "versiongate", gate=gate,
+                                       prefix=["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"],
+                                       env_extra={"LD_LIBRARY_PATH": str(lib_dir), **sanitizer})
+        finally:
+            box.close()
         assert_blocked_with_store(home, output, status, "cannot write %s" % app.parent)
         assert app.read_bytes() == world.v1
         assert sorted(p.name for p in app.parent.iterdir()) == ["Demo.AppImage"]
