@@ -24,7 +24,7 @@ typedef void (*GDBusSignalCallback)(GDBusConnection *connection, const char *sen
                                     const char *interface, const char *signal, GVariant *parameters, void *data);
 typedef int (*GSourceFunc)(void *data);
 
-enum { VGP_G_BUS_TYPE_SESSION = 2, VGP_G_DBUS_CALL_FLAGS_NONE = 0, VGP_G_DBUS_SIGNAL_FLAGS_NONE = 0 };
+enum { VGP_G_BUS_TYPE_SYSTEM = 1, VGP_G_BUS_TYPE_SESSION = 2, VGP_G_DBUS_CALL_FLAGS_NONE = 0, VGP_G_DBUS_SIGNAL_FLAGS_NONE = 0 };
 
 struct vgp_gio {
     GDBusConnection *(*bus_get_sync)(int bus_type, void *cancellable, GError **error);
@@ -58,6 +58,8 @@ struct vgp_gio {
     GVariant *(*variant_new_string)(const char *string);
     GVariant *(*variant_new_bytestring)(const char *string);
     GVariant *(*variant_new_uint32)(uint32_t value);
+    GVariant *(*variant_new_uint64)(uint64_t value);
+    GVariant *(*variant_new_boolean)(int value);
     GVariant *(*variant_new_handle)(int32_t value);
     GVariant *(*variant_new_dict_entry)(GVariant *key, GVariant *value);
     GVariant *(*variant_get_child_value)(GVariant *value, size_t index);

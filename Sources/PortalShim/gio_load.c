@@ -32,6 +32,8 @@ static const vgh_symbol symbols[] = {
     SLOT("g_variant_new_string", variant_new_string),
     SLOT("g_variant_new_bytestring", variant_new_bytestring),
     SLOT("g_variant_new_uint32", variant_new_uint32),
+    SLOT("g_variant_new_uint64", variant_new_uint64),
+    SLOT("g_variant_new_boolean", variant_new_boolean),
     SLOT("g_variant_new_handle", variant_new_handle),
     SLOT("g_variant_new_dict_entry", variant_new_dict_entry),
     SLOT("g_variant_get_child_value", variant_get_child_value),

@@ -1,18 +1,18 @@
-/* The session bus for the portal shim; see portal_bus.h. */
+/* The buses for the D-Bus shim; see portal_bus.h. */
 #include "portal_bus.h"
 
 #include <stdio.h>
 
-GDBusConnection *vgp_session_bus(const struct vgp_gio **gio, char *why, size_t why_size) {
+GDBusConnection *vgp_bus(int type, const struct vgp_gio **gio, char *why, size_t why_size) {
     const struct vgp_gio *g = vgp_gio_load(why, why_size);
     *gio = g;
     if (!g) return NULL;
     GError *error = NULL;
-    GDBusConnection *bus = g->bus_get_sync(VGP_G_BUS_TYPE_SESSION, NULL, &error);
+    GDBusConnection *bus = g->bus_get_sync(type, NULL, &error);
     if (!bus) {
         char name[128], message[384];
         vgp_take_error(g, error, name, sizeof name, message, sizeof message);
-        snprintf(why, why_size, "no session bus: %s", message);
+        snprintf(why, why_size, "no %s bus: %s", type == VGP_G_BUS_TYPE_SYSTEM ? "system" : "session", message);
         return NULL;
     }
     /* GDBus raises SIGTERM when the bus goes away; the helper reports it instead. */
@@ -39,11 +39,11 @@ GVariant *vgp_empty_options(const struct vgp_gio *g) {
     return g->variant_new_array("{sv}", NULL, 0);
 }
 
-int vgp_portal_gone(const struct vgp_gio *g, GDBusConnection *bus) {
+int vgp_name_gone(const struct vgp_gio *g, GDBusConnection *bus, const char *name) {
     GError *error = NULL;
     GVariant *reply = g->connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                               "org.freedesktop.DBus", "NameHasOwner",
-                                              g->variant_new_tuple((GVariant *[]){g->variant_new_string(VGP_PORTAL)}, 1),
+                                              g->variant_new_tuple((GVariant *[]){g->variant_new_string(name)}, 1),
                                               "(b)", VGP_G_DBUS_CALL_FLAGS_NONE, 5000, NULL, &error);
     if (!reply) {
         g->error_free(error);

@@ -67,7 +67,7 @@ static GVariant *spawn_parameters(const struct vgp_gio *g, const char *cwd, char
 int vgp_spawn_latest(const char *cwd, char *const argv[], const int fds[3], int *exit_status, char *message,
                      size_t message_size) {
     const struct vgp_gio *g;
-    GDBusConnection *bus = vgp_session_bus(&g, message, message_size);
+    GDBusConnection *bus = vgp_bus(VGP_G_BUS_TYPE_SESSION, &g, message, message_size);
     if (!bus) return -1;
     if (!argv[0]) {
         snprintf(message, message_size, "no command to start");
@@ -101,7 +101,7 @@ int vgp_spawn_latest(const char *cwd, char *const argv[], const int fds[3], int 
         unsigned tick = vgp_tick_each_second(g);
         while (!watch.ended && !vanished && !g->connection_is_closed(bus)) {
             g->main_context_iteration(NULL, 1);
-            if (!watch.ended) vanished = vgp_portal_gone(g, bus);
+            if (!watch.ended) vanished = vgp_name_gone(g, bus, VGP_PORTAL);
         }
         g->source_remove(tick);
         if (watch.ended) {

@@ -152,7 +152,7 @@ void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress
     signal(SIGPIPE, SIG_IGN);
     char why[384];
     const struct vgp_gio *g;
-    GDBusConnection *bus = vgp_session_bus(&g, why, sizeof why);
+    GDBusConnection *bus = vgp_bus(VGP_G_BUS_TYPE_SESSION, &g, why, sizeof why);
     if (!bus) {
         set(out, VGP_UNAVAILABLE, why);
         return;
@@ -188,7 +188,7 @@ void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress
         unsigned timer = g->timeout_add(max_seconds * 1000U, on_timeout, &watch);
         while (!watch.ended && !watch.timed_out && !vanished) {
             g->main_context_iteration(NULL, 1);
-            if (!watch.ended) vanished = vgp_portal_gone(g, bus);
+            if (!watch.ended) vanished = vgp_name_gone(g, bus, VGP_PORTAL);
         }
         if (!watch.timed_out) g->source_remove(timer);
         g->source_remove(tick);

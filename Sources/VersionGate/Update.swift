@@ -2,9 +2,9 @@ import VersionGateC
 import VersionGateCore
 import VersionGateSystem
 
-/// Updating in place (docs/design.md, "Updating in place"): the portal's
-/// update of this Flatpak app, run in the helper, with the host's progress
-/// callback and events on the calling thread.
+/// Updating in place (docs/design.md, "Updating in place"): this Flatpak,
+/// AppImage or distribution package, updated by the helper, with the
+/// host's progress callback and events on the calling thread.
 @_cdecl("vg_client_update")
 public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ client: OpaquePointer?,
                              _ result: OpaquePointer?, _ progress: vg_update_progress_fn?,
@@ -20,16 +20,17 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
     }
     let target = handle.eventTarget.withLock { $0 }
     let latest: (String, JSONValue) = ("latest", EventJSON.text(gateResult.latest?.string))
-    let kind = InPlaceUpdate.kind
-    let kindField: (String, JSONValue) = ("kind", .string(kind == .flatpak ? "flatpak" : "appimage"))
+    let settings = handle.client.updateSettings
+    let found = InPlaceUpdate.kind(distroPackage: settings.distroPackage, version: gateResult.current)
+    let kind = try? found.get()
+    let kindField: (String, JSONValue) = ("kind", .string(kind?.name ?? ""))
     // Where nothing can be updated in place nothing happens, so nothing is told.
     if kind != nil, let target {
         target.deliver([GateEvents.update(.updateStarted, gateResult, client: handle.client,
                                           [("status", .string(gateResult.status.name)), latest, kindField])])
     }
     let fromCommit = kind == .flatpak ? InPlaceUpdate.runningCommit : nil
-    let settings = handle.client.updateSettings
-    let report = InPlaceUpdate.run(limits: settings.limits, gitHubAPI: settings.gitHubAPI,
+    let report = InPlaceUpdate.run(found, limits: settings.limits, gitHubAPI: settings.gitHubAPI,
                                    trustedKeys: settings.trustedKeys) { step in
         guard let progress else { return true }
         return progress(Int32(clamping: step.op), Int32(clamping: step.count), Int32(clamping: step.percent), userdata) == 0

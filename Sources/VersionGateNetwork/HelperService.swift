@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The helper's side (docs/design.md, "The helper's protocol"): reads one
-/// request, serves it with the network and the portal in this process, and
+/// request, serves it with the network, the portal and PackageKit in this process, and
 /// writes the answer. What `versiongate-helper` runs through
 /// its `main`; nothing else reaches it.
 package enum HelperService {
@@ -31,9 +31,8 @@ package enum HelperService {
         case .http(let http, let limits): exchange(http, limits)
         case .update(let update):
             switch update.kind {
-            case .flatpak: UpdateService.update(maxSeconds: update.maxSeconds, interim: interim)
-            case .appImage(let path):
-                AppImageUpdate.update(path: path, update: update, send: interim)
+            case .flatpak, .package: UpdateService.update(update.kind, maxSeconds: update.maxSeconds, interim: interim)
+            case .appImage(let path): AppImageUpdate.update(path: path, update: update, send: interim)
             }
         case .restart(let restart): UpdateService.restart(restart)
         }

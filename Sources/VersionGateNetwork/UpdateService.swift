@@ -6,19 +6,25 @@ import Glibc
 #endif
 
 /// Updating in place, the helper's side (docs/design.md, "Updating in
-/// place"): the portal through GIO (PortalShim), in the helper's own
-/// process. Progress goes to the host as it comes, one record each.
+/// place"): the portal (a Flatpak) or PackageKit (a distribution package)
+/// through GIO (PortalShim), in the helper's own process. Progress goes to
+/// the host as it comes, one record each.
 package enum UpdateService {
-    /// Each Progress to the host at once (`interim`), then how it ended.
-    package static func update(maxSeconds: Int, interim: @escaping (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
+    /// Each step to the host at once (`interim`), then how it ended.
+    package static func update(_ kind: HelperRequest.Update.Kind, maxSeconds: Int,
+                               interim: @escaping (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
         var outcome = vgp_outcome()
         var send = interim
-        // The callback travels in the context pointer.
+        // The callback travels in the context pointer; nonzero: the host stopped listening.
+        let progress: vgp_progress_fn = { op, count, percent, context in
+            guard let send = context?.assumingMemoryBound(to: ((HelperAnswer.Interim) -> Bool).self) else { return 0 }
+            return send.pointee(.progress(InPlaceUpdate.Progress(op: Int(op), count: Int(count), percent: Int(percent)))) ? 0 : 1
+        }
         withUnsafeMutablePointer(to: &send) { context in
-            vgp_update(&outcome, UInt32(clamping: maxSeconds), { op, count, percent, context in
-                guard let send = context?.assumingMemoryBound(to: ((HelperAnswer.Interim) -> Bool).self) else { return }
-                _ = send.pointee(.progress(InPlaceUpdate.Progress(op: Int(op), count: Int(count), percent: Int(percent))))
-            }, context)
+            switch kind {
+            case .package(let name): vgp_package_update(&outcome, name, UInt32(clamping: maxSeconds), progress, context)
+            default: vgp_update(&outcome, UInt32(clamping: maxSeconds), progress, context)
+            }
         }
         return .updated(UpdateOutcome(rawValue: outcome.kind) ?? .failed, message: text(&outcome.message))
     }

@@ -34,6 +34,11 @@ final class HelperProtocolTests: XCTestCase {
         else { return XCTFail("not an update") }
         XCTAssertEqual(flatpak.kind, .flatpak)
         XCTAssertNil(flatpak.trustedKeys)
+        guard case .update(let package) = try roundTrip(.update(HelperRequest.Update(
+            kind: .package(name: "vgdemo"), maxSeconds: 3600, limits: TransportLimits(), gitHubAPI: "https://api.github.com",
+            trustedKeys: nil)))
+        else { return XCTFail("not an update") }
+        XCTAssertEqual(package.kind, .package(name: "vgdemo"))
     }
 
     func testMalformedRequestsAreRefused() throws {
@@ -42,7 +47,8 @@ final class HelperProtocolTests: XCTestCase {
             [("protocol", HelperRequest.protocolVersion), ("mode", "fetch"), ("now", "1"), ("deadline_ns", "1"), ("boot", "12")],
             [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "appimage")],
             [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "snap")],
-            [("protocol", "2"), ("mode", "update"), ("kind", "flatpak")],
+            [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "package")],
+            [("protocol", "3"), ("mode", "update"), ("kind", "flatpak")],
         ]
         for records in rows {
             var message = HelperMessage()

@@ -1,7 +1,7 @@
-/* The Flatpak portal (org.freedesktop.portal.Flatpak) through GIO's GDBus,
- * loaded at run time (docs/design.md, "Updating in place"). Only the fetch
- * helper calls these, in its own single-threaded process: the host never
- * loads GIO. Internal: no vg_ symbol is exported from here. */
+/* The Flatpak portal (org.freedesktop.portal.Flatpak) and PackageKit
+ * through GIO's GDBus, loaded at run time (docs/design.md, "Updating in
+ * place"). Only the helper calls these, in its own single-threaded process:
+ * the host never loads GIO. Internal: no vg_ symbol is exported from here. */
 #ifndef VG_PORTAL_SHIM_H
 #define VG_PORTAL_SHIM_H
 
@@ -14,23 +14,35 @@ enum {
     VGP_REFUSED = 3,
     VGP_NEEDS_PERMISSIONS = 4,
     VGP_FAILED = 5,
-    VGP_NOTHING_NEW = 7
+    VGP_CANCELLED = 6,
+    VGP_NOTHING_NEW = 7,
+    VGP_VERIFY_FAILED = 8
 };
 
 typedef struct vgp_outcome {
     int kind;            /* VGP_* */
     char message[512];   /* why, for every kind but VGP_INSTALLED */
-    char error_name[128];/* the portal's D-Bus error name, when it gave one */
+    char error_name[128];/* the service's D-Bus error name, when it gave one */
 } vgp_outcome;
 
-/* Called for each Progress signal while the update runs: operation `op`
- * (from 0) of `n_ops`, `percent` of it done. */
-typedef void (*vgp_progress_fn)(unsigned op, unsigned n_ops, unsigned percent, void *context);
+/* Called for each step while the update runs: operation `op` (from 0) of
+ * `n_ops`, `percent` of it done. Nonzero: the host stopped listening
+ * (PackageKit's transaction is then cancelled; the portal's goes on). */
+typedef int (*vgp_progress_fn)(unsigned op, unsigned n_ops, unsigned percent, void *context);
 
 /* Creates an update monitor on the session bus, calls Update and reports
  * each Progress until the portal says done, nothing to do or failed, or
  * `max_seconds` pass. The outcome is always written. */
 void vgp_update(vgp_outcome *out, unsigned max_seconds, vgp_progress_fn progress, void *context);
+
+/* Updates the installed package `name` through PackageKit on the system
+ * bus: Resolve (it must be installed), GetUpdates (after one RefreshCache
+ * when it offers none), then UpdatePackages with ONLY_TRUSTED for its
+ * updates only, reporting the transaction's Percentage, within
+ * `max_seconds`. The outcome is always written: VGP_REFUSED when polkit
+ * did not authorize it, VGP_NOTHING_NEW when no update is offered. */
+void vgp_package_update(vgp_outcome *out, const char *name, unsigned max_seconds, vgp_progress_fn progress,
+                        void *context);
 
 /* Starts the newest installed version of this app (Spawn, flag
  * LATEST_VERSION) with `argv` in `cwd`, the descriptors `fds` as its 0, 1

@@ -10,14 +10,15 @@ package enum HelperRequest: Sendable {
     case fetch(ConfigFetch)
     /// One HTTP exchange for the host (the App Store lookup, channel questions).
     case http(HTTPRequest, TransportLimits)
-    /// Update this app in place: a Flatpak through the portal, an AppImage by zsync delta.
+    /// Update this app in place: a Flatpak through the portal, an AppImage by
+    /// zsync delta, a distribution package through PackageKit.
     case update(Update)
     /// Start the newest installed version of this Flatpak app.
     case restart(Restart)
 
     /// Bumped whenever a request or an answer changes shape: a helper from
     /// another build refuses rather than misreads.
-    package static let protocolVersion = "3"
+    package static let protocolVersion = "4"
 
     package struct ConfigFetch: Sendable, Equatable {
         package var mode: RemoteSource.FetchMode
@@ -45,6 +46,17 @@ package enum HelperRequest: Sendable {
             case flatpak
             /// The AppImage file at `path` (`$APPIMAGE`).
             case appImage(path: String)
+            /// The installed distribution package `name`, through PackageKit.
+            case package(name: String)
+
+            /// Its name in events and messages.
+            package var name: String {
+                switch self {
+                case .flatpak: "flatpak"
+                case .appImage: "appimage"
+                case .package: "package"
+                }
+            }
         }
         package var kind: Kind
         /// The longest the whole update may take.
@@ -103,6 +115,7 @@ package enum HelperRequest: Sendable {
             switch update.kind {
             case .flatpak: message.add("kind", "flatpak")
             case .appImage(let path): message.add("kind", "appimage"); message.add("path", path)
+            case .package(let name): message.add("kind", "package"); message.add("package", name)
             }
             message.add("max_seconds", String(update.maxSeconds))
             message.add("timeout_ms", String(update.limits.timeoutMs))
@@ -164,6 +177,9 @@ package enum HelperRequest: Sendable {
             switch (message.value("kind"), message.value("path")) {
             case ("flatpak"?, _): kind = .flatpak
             case ("appimage"?, let path?): kind = .appImage(path: path)
+            case ("package"?, _):
+                guard let name = message.value("package") else { return .failure(malformed) }
+                kind = .package(name: name)
             default: return .failure(malformed)
             }
             var limits = TransportLimits()

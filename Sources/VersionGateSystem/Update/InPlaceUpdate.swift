@@ -1,13 +1,15 @@
 import VersionGateCore
 import SystemShim
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Updating in place, the host's side (docs/design.md, "Updating in
-/// place"): the helper talks to the portal (a Flatpak) or rebuilds the
-/// AppImage (docs/design.md, "Updating an AppImage by zsync") and streams
-/// its progress back; the host never loads GIO nor touches the network.
+/// place"): the helper talks to the portal (a Flatpak), rebuilds the
+/// AppImage (docs/design.md, "Updating an AppImage by zsync") or asks
+/// PackageKit (docs/design.md, "Updating a distribution package") and
+/// streams its progress back; the host never loads GIO nor touches the network.
 package enum InPlaceUpdate {
     private static let flatpakInfo = Sandbox.flatpakInfo
     /// The longest an update may run before the helper gives up on it.
@@ -45,23 +47,59 @@ package enum InPlaceUpdate {
 
     /// What this process can update in place: its Flatpak, else the
     /// AppImage `$APPIMAGE` names (an absolute path, as the AppImage runtime
-    /// sets it); nil for neither.
-    package static var kind: HelperRequest.Update.Kind? {
-        if isFlatpak { return .flatpak }
-        guard let value = getenv("APPIMAGE"), let path = String(validatingCString: value), path.hasPrefix("/") else { return nil }
-        return .appImage(path: path)
+    /// sets it), else the distribution package `distroPackage` names or
+    /// that owns this program at `version` (PackageOwner); else why none,
+    /// for the store fallback's message.
+    package static func kind(distroPackage: String?, version: String?) -> Result<HelperRequest.Update.Kind, Refusal> {
+        if isFlatpak { return .success(.flatpak) }
+        if let value = getenv("APPIMAGE"), let path = String(validatingCString: value), path.hasPrefix("/") {
+            return .success(.appImage(path: path))
+        }
+        if let distroPackage { return .success(.package(name: distroPackage)) }
+        let why: String
+        switch (ownExecutable, version) {
+        case (nil, _): why = "this program's path is unknown"
+        case (_, nil): why = "the running version is unknown"
+        case (let path?, _) where !path.hasPrefix("/usr/") && !path.hasPrefix("/opt/") || path.hasPrefix("/usr/local/"):
+            why = "\(path) is not where packages install programs"
+        case (let path?, let version?):
+            switch PackageOwner.find(path: path, version: version) {
+            case .success(let name): return .success(.package(name: name))
+            case .failure(let reason): why = reason.message
+            }
+        }
+        return .failure(Refusal("neither inside a Flatpak (\(flatpakInfo) is missing) nor an AppImage ($APPIMAGE is unset) "
+                                + "nor from a distribution package (\(why)): update from the store"))
     }
+
+    /// Why nothing here can be updated in place.
+    package struct Refusal: Error, Sendable {
+        package let message: String
+        package init(_ message: String) { self.message = message }
+    }
+
+    /// This process's program, symbolic links resolved.
+    private static var ownExecutable: String? {
+        guard let path = realpath("/proc/self/exe", nil) else { return nil }
+        defer { free(path) }
+        return String(validatingCString: path)
+    }
+
+    /// Set once a package's update installed here: a restart then starts
+    /// the program again, the new version at the same path.
+    private static let updatedPackage = Mutex(false)
 
     /// Updates this app through the helper. `onProgress` is called on this
     /// thread for each step; returning false cancels: this call returns at
     /// once; the portal may still finish installing in the background (its
     /// helper is left to see it through; see HelperProcess.call), an
     /// AppImage's helper stops at its next step and replaces nothing.
-    package static func run(limits: TransportLimits, gitHubAPI: String, trustedKeys: String?,
-                            onProgress: (Progress) -> Bool) -> Report {
-        guard let kind else {
-            return Report(.notFlatpak, "neither inside a Flatpak (\(flatpakInfo) is missing) nor an AppImage "
-                          + "($APPIMAGE is unset): update from the store")
+    package static func run(_ found: Result<HelperRequest.Update.Kind, Refusal>, limits: TransportLimits,
+                            gitHubAPI: String, trustedKeys: String?, onProgress: (Progress) -> Bool) -> Report {
+        let kind: HelperRequest.Update.Kind
+        switch found {
+        case .failure(let refusal): return Report(.notFlatpak, refusal.message)
+        case .success(let found): kind = found
         }
         if case .failure(let failure) = HelperProcess.located { return Report(.unavailable, failure.message) }
         let ran = HelperProcess.call(.update(HelperRequest.Update(kind: kind, maxSeconds: maxSeconds, limits: limits,
@@ -70,29 +108,42 @@ package enum InPlaceUpdate {
             if case .progress(let progress) = $0 { return onProgress(progress) }
             return true
         }
-        switch ran {
-        case .failure(let failure): return Report(.failed, failure.message)
-        case .success(nil) where kind == .flatpak:
+        switch (ran, kind) {
+        case (.failure(let failure), _): return Report(.failed, failure.message)
+        case (.success(nil), .flatpak):
             return Report(.cancelled, "cancelled by the host (the portal may still finish installing the update)")
-        case .success(nil):
+        case (.success(nil), .appImage):
             return Report(.cancelled, "cancelled by the host: the AppImage is unchanged")
-        case .success(.updated(let outcome, let message)?): return Report(outcome, message)
-        case .success(.failed(let failure)?): return Report(.failed, failure.message)
-        case .success(let other?): return Report(.failed, "the helper answered an update with \(other)")
+        case (.success(nil), .package):
+            return Report(.cancelled, "cancelled by the host: PackageKit's transaction is cancelled")
+        case (.success(.updated(let outcome, let message)?), _):
+            if outcome == .installed, case .package = kind { updatedPackage.withLock { $0 = true } }
+            return Report(outcome, message)
+        case (.success(.failed(let failure)?), _): return Report(.failed, failure.message)
+        case (.success(let other?), _): return Report(.failed, "the helper answered an update with \(other)")
         }
     }
 
     /// Starts the newest installed version of this app with `arguments` in
     /// `directory`, with this process's descriptors 0-2. With `wait`, waits
     /// for it to end and gives its exit status; else nil once it started.
-    /// An AppImage is its file again (`arguments[0]` becomes its path), in
-    /// this process's directory.
+    /// An AppImage is its file again (`arguments[0]` becomes its path), and
+    /// an updated package's program is `arguments[0]` again (looked up in
+    /// `$PATH` without a slash), in this process's directory.
     package static func restart(arguments: [String], directory: String, wait: Bool) -> Result<Int32?, GateFailure> {
         guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
-        switch kind {
-        case nil: return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage: nothing to restart into"))
-        case .appImage(let path)?: return restartAppImage(path, arguments: arguments, wait: wait)
-        case .flatpak?: break
+        if !isFlatpak {
+            if let value = getenv("APPIMAGE"), let path = String(validatingCString: value), path.hasPrefix("/") {
+                return start(path, arguments: arguments, wait: wait)
+            }
+            guard updatedPackage.withLock({ $0 }) else {
+                return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage, and no package was updated "
+                                            + "here: nothing to restart into"))
+            }
+            let program = arguments[0].contains("/") ? arguments[0]
+                : POSIXProcesses.resolve(arguments[0], path: getenv("PATH").flatMap { String(validatingCString: $0) })
+            guard let program else { return .failure(GateFailure(.update, "\(arguments[0]) not found in $PATH")) }
+            return start(program, arguments: arguments, wait: wait)
         }
         let request = HelperRequest.Restart(directory: directory, wait: wait, arguments: arguments)
         switch HelperProcess.call(.restart(request), until: nil, passingStdio: true) {
@@ -103,7 +154,8 @@ package enum InPlaceUpdate {
         }
     }
 
-    private static func restartAppImage(_ path: String, arguments: [String], wait: Bool) -> Result<Int32?, GateFailure> {
+    /// `path` with `arguments` after the first, this process's descriptors 0-2 its own.
+    private static func start(_ path: String, arguments: [String], wait: Bool) -> Result<Int32?, GateFailure> {
         let argv = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }

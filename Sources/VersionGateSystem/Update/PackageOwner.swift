@@ -1,0 +1,76 @@
+import VersionGateCore
+import SystemShim
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The distribution package this app came from, when the operator did not
+/// name it (docs/design.md, "Updating a distribution package"): the owner
+/// of the running program in dpkg's or rpm's database, asked of
+/// `dpkg-query -S` or `rpm -qf` at their system paths (never `$PATH`). The
+/// owner counts only when its installed version is the version being
+/// gated: `/usr/bin/python3` belongs to Python, not to the app it runs.
+package enum PackageOwner {
+    /// The package owning `path` whose upstream version is `version`; else
+    /// why not, in a few words.
+    package static func find(path: String, version: String) -> Result<String, InPlaceUpdate.Refusal> {
+        let owner: (name: String, version: String)
+        if let dpkg = programs.dpkg {
+            guard let name = output(dpkg, ["-S", path]).flatMap({ dpkgOwner($0, path: path) }),
+                  let installed = output(dpkg, ["-W", "-f=${Version}", name]) else {
+                return .failure(InPlaceUpdate.Refusal("no package owns \(path)"))
+            }
+            owner = (name, ChannelDocuments.upstream(installed))
+        } else if let rpm = programs.rpm {
+            guard let line = output(rpm, ["-qf", "--qf", "%{NAME} %{VERSION}\n", path])?.split(separator: "\n").first,
+                  case let words = line.split(separator: " "), words.count == 2 else {
+                return .failure(InPlaceUpdate.Refusal("no package owns \(path)"))
+            }
+            owner = (String(words[0]), String(words[1]))
+        } else {
+            return .failure(InPlaceUpdate.Refusal("neither dpkg nor rpm is here"))
+        }
+        guard Version.compare(owner.version, version) == 0 else {
+            return .failure(InPlaceUpdate.Refusal("\(path) belongs to \(owner.name) \(owner.version), not to this app's "
+                                                  + "version \(version) (option distro_package names the app's package)"))
+        }
+        return .success(owner.name)
+    }
+
+    private static let programs = (dpkg: executable("/usr/bin/dpkg-query"), rpm: executable("/usr/bin/rpm"))
+
+    private static func executable(_ path: String) -> String? { access(path, X_OK) == 0 ? path : nil }
+
+    /// `dpkg-query -S`'s owner of `path`: "name[:arch][, other]: path"
+    /// (diversion lines are not owners).
+    package static func dpkgOwner(_ text: String, path: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasSuffix(": " + path) && !line.hasPrefix("diversion by ") {
+            let owners = line.dropLast(path.count + 2)
+            if let name = owners.split(separator: ",").first?.split(separator: ":").first { return String(name) }
+        }
+        return nil
+    }
+
+    /// The program's standard output (at most 64 KiB) when it exits 0; nil otherwise.
+    private static func output(_ program: String, _ arguments: [String]) -> String? {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard vg_system_pipe(&pipeEnds, O_CLOEXEC) == 0 else { return nil }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        // C locale: dpkg-query's messages and formats as documented.
+        let variables: [String] = ["LC_ALL=C", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"]
+        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+        defer { environment.forEach { free($0) } }
+        let error = vg_system_spawn(program, argv, environment, -1, pipeEnds[1], 0, &pid)
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        guard error == 0 else { return nil }
+        let bytes = readToEnd(pipeEnds[0], maxBytes: 1 << 16)
+        if bytes == nil { kill(pid, SIGKILL) }   // more than any owner's answer: it must not block on a full pipe
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && systemErrno == EINTR {}
+        guard status == 0, let bytes else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
