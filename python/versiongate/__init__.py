@@ -737,12 +737,16 @@ class Client(_Handle):
         (vg_client_update): inside a Flatpak the portal installs the newest
         version; an AppImage ($APPIMAGE) is rebuilt by zsync delta from its
         update information and renamed over itself (its directory must be
-        writable; with trusted_keys its .minisig is checked too).
+        writable; with trusted_keys its .minisig is checked too); a
+        distribution package (option distro_package, or the installed
+        package owning this program at the checked version) is updated
+        through PackageKit, polkit asking for authentication.
         ``progress(op, n_ops, percent)`` is called for each step (a true
         return value cancels). Takes minutes, not a check's deadline. The
-        outcome and why ("" when installed): ``NOT_FLATPAK`` for neither
-        (open the store), ``VERIFY_FAILED`` when the new AppImage did not
-        check. Raises only for a bad argument (an UP_TO_DATE result) or in
+        outcome and why ("" when installed): ``NOT_FLATPAK`` for none of
+        these (open the store), ``VERIFY_FAILED`` when the new AppImage did
+        not check or the package's repository is not trusted, ``REFUSED``
+        when polkit did not authorize PackageKit. Raises only for a bad argument (an UP_TO_DATE result) or in
         a fork() child."""
         def step(op: int, n_ops: int, percent: int, _userdata: Optional[int]) -> int:
             if progress is None:
@@ -762,7 +766,8 @@ class Client(_Handle):
     def restart(self, argv: Optional[list[StrOrBytes]] = None, cwd: Optional[PathLike] = None,
                 wait: bool = False) -> Optional[int]:
         """Start the newest installed version of this Flatpak app (an
-        AppImage: its file again, with ``argv``'s arguments)
+        AppImage: its file again, with ``argv``'s arguments; after a
+        package's update in this process: ``argv[0]`` again)
         (vg_client_restart) with ``argv`` (default: this process's command
         line) in ``cwd`` (default: the current directory), with this
         process's stdin, stdout and stderr. With ``wait``, its exit status

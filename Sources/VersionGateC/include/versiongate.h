@@ -211,7 +211,7 @@ void vg_client_free(vg_client *client);
  *   "github_api_endpoint": https:// URL; default https://api.github.com.
  *       Base URL of the GitHub REST API, asked for the release an AppImage's gh-releases-zsync update information names.
  *   "distro_package": a Debian package name, [a-z0-9.+-]{1,128}; default none.
- *       The distribution package the app comes from: before a MANDATORY blocks, its candidate in apt's lists is asked (not the Firebase package_name).
+ *       The distribution package the app comes from: before a MANDATORY blocks, its candidate in apt's lists is asked, and Update updates it through PackageKit (not the Firebase package_name).
  *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default appstream,https,itms-apps,snap.
  *       Schemes a store URL may have.
  *   "allowed_url_hosts": comma-separated host names; default apps.apple.com,flathub.org,itunes.apple.com,snapcraft.io.
@@ -589,21 +589,25 @@ int vg_client_get(const vg_client *client, const char *key, char **out);
 typedef enum vg_update_outcome {
     VG_UPDATE_INSTALLED = 0,         /* the new version is installed: vg_client_restart starts it */
     VG_UPDATE_NOT_FLATPAK = 1,       /* neither inside a Flatpak (no /.flatpak-info) nor an
-                                        AppImage ($APPIMAGE unset): open the store */
+                                        AppImage ($APPIMAGE unset) nor from a known distribution
+                                        package: open the store */
     VG_UPDATE_UNAVAILABLE = 2,       /* no way to the portal: no helper, no GIO, no session bus,
                                         no org.freedesktop.portal.Flatpak, or one older than 2;
                                         an AppImage without update information, or in a
-                                        directory this user cannot write */
-    VG_UPDATE_REFUSED = 3,           /* the user or the permission store said no (AccessDenied) */
+                                        directory this user cannot write; no system bus, no
+                                        PackageKit, or the package is not installed */
+    VG_UPDATE_REFUSED = 3,           /* the user or the permission store said no (AccessDenied);
+                                        polkit did not authorize PackageKit (not-authorized) */
     VG_UPDATE_NEEDS_PERMISSIONS = 4, /* the new version asks for more sandbox permissions than
                                         this one has; the portal refuses those (NotSupported) */
     VG_UPDATE_FAILED = 5,            /* the portal or flatpak failed (its message says how) */
     VG_UPDATE_CANCELLED = 6,         /* the progress callback returned nonzero: the call returned
                                         at once; the portal may still finish installing */
-    VG_UPDATE_NOTHING_NEW = 7,       /* the app's Flatpak remote has nothing newer installed or
-                                        to install */
+    VG_UPDATE_NOTHING_NEW = 7,       /* the app's Flatpak remote, or PackageKit after refreshing
+                                        its lists, has nothing newer installed or to install */
     VG_UPDATE_VERIFY_FAILED = 8      /* since 1.3: the new file did not match its control file's
-                                        checksums or its signature; nothing was replaced */
+                                        checksums or its signature; nothing was replaced; or the
+                                        package's update is not from a trusted repository */
 } vg_update_outcome;
 
 /* Called while an update runs: operation `op` (from 0) of `n_ops`, and
@@ -611,17 +615,23 @@ typedef enum vg_update_outcome {
  * cancel. On the thread that called vg_client_update. */
 typedef int (*vg_update_progress_fn)(int op, int n_ops, int percent, void *userdata);
 
-/* Updates this app to the newest version in its Flatpak remote, in place,
- * for a MANDATORY or OPTIONAL `result`: through the portal
- * org.freedesktop.portal.Flatpak (CreateUpdateMonitor, then Update), asked
- * by the library's helper process, which reports each Progress back. The
+/* Updates this app to its newest version, in place, for a MANDATORY or
+ * OPTIONAL `result`, in the library's helper process, which reports each
+ * step back. Inside a Flatpak: through the portal
+ * org.freedesktop.portal.Flatpak (CreateUpdateMonitor, then Update); the
  * first time, the desktop asks the user whether the app may update itself
  * (the portal's Access dialog); a "no" is remembered as VG_UPDATE_REFUSED.
+ * An AppImage ($APPIMAGE): rebuilt by zsync delta and renamed over itself.
+ * A distribution package (option "distro_package", or the installed
+ * package owning this program at the checked version): through PackageKit
+ * on the system bus, polkit asking for authentication as for the software
+ * centre (docs/design.md, "Updating a distribution package").
  * Takes as long as the download does (minutes; at most an hour), not
  * "timeout_ms"; no check waits on it. `progress` (may be NULL) is called
  * for each step, on this thread. The client's event callback gets
- * "update_started" before, then "update_installed" or "update_failed" (not
- * outside a Flatpak, where nothing happens).
+ * "update_started" before, then "update_installed" or "update_failed",
+ * each with "kind" (not where nothing can be updated in place, where
+ * nothing happens).
  *  out: receives the outcome, always (VG_UPDATE_FAILED for a bad argument).
  * Returns VG_OK when the new version is installed; VG_EUPDATE for every
  * other outcome, with vg_client_last_error saying why in one line;
@@ -635,10 +645,12 @@ int vg_client_update(vg_update_outcome *out, vg_client *client, const vg_result 
  * Spawn with LATEST_VERSION) with `argv` (NULL-terminated; NULL: this
  * process's own command line, its program as /proc/self/exe names it) in
  * `cwd` (NULL: the current directory), and this process's descriptors 0-2
- * as its own. With `exit_status` NULL, returns once it started: the host
+ * as its own. An AppImage starts its file again, and after a package's
+ * update in this process argv[0] starts again (looked up in $PATH without
+ * a slash): both in this process's directory. With `exit_status` NULL, returns once it started: the host
  * then exits. Otherwise waits until it ends and gives its exit status
  * (128 + N when signal N ended it), as `versiongate exec` does.
- * Returns VG_OK; VG_EUPDATE (not inside a Flatpak, no helper, the portal
+ * Returns VG_OK; VG_EUPDATE (none of those, no helper, the portal
  * refused; vg_client_last_error says why); VG_EINVAL for a NULL client, an
  * empty argv or text that is not UTF-8; VG_EFORK in a fork() child. */
 int vg_client_restart(vg_client *client, const char *const *argv, const char *cwd, int *exit_status);
