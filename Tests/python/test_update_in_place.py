@@ -12,12 +12,16 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
 from cli_helpers import CLI
 from flatpak_world import APP_ID, World, run_on_terminal
+
+REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(shutil.which("flatpak") is None or not os.path.exists("/usr/libexec/flatpak-portal"),
                                 reason="flatpak and flatpak-portal are installed by scripts/setup")
@@ -242,6 +246,26 @@ def test_outside_flatpak_update_opens_the_store_and_says_why(tmp_path):
     assert (tmp_path / "opened.log").read_text().split() == ["appstream:%s" % APP_ID]
 
 
+def test_a_program_from_a_package_at_another_version_is_not_the_app(tmp_path):
+    """Debian's python3 runs the binding: dpkg says it belongs to Python,
+    whose version is not the app's, so nothing is updated (docs/design.md,
+    "Updating a distribution package")."""
+    gate = tmp_path / "gate.json"
+    gate.write_text('{"min_required_version_linux": "2.0"}')
+    script = (
+        "import versiongate as vg\n"
+        "with vg.Client(source=%r) as client:\n"
+        "    with client.check('1.0') as result:\n"
+        "        outcome, why = client.update(result)\n"
+        "print(outcome.name, why)\n" % str(gate))
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(REPO / "python"),
+           "VERSIONGATE_LIBRARY": os.environ["VERSIONGATE_LIBRARY"]}
+    done = subprocess.run(["/usr/bin/python3", "-c", script], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^NOT_FLATPAK .*nor from a distribution package \(/usr/bin/python3[.0-9]* belongs to "
+                     r"python3[.0-9a-z-]* [0-9.]+, not to this app's version 1\.0", done.stdout), done.stdout
+
+
 def test_the_library_outside_flatpak_says_so_and_tells_no_event(tmp_path):
     import versiongate as vg
     gate = tmp_path / "gate.json"
@@ -257,6 +281,7 @@ def test_the_library_outside_flatpak_says_so_and_tells_no_event(tmp_path):
             client.restart(["/bin/true"], wait=True)
     assert outcome is vg.UpdateOutcome.NOT_FLATPAK
     assert "neither inside a Flatpak (/.flatpak-info is missing) nor an AppImage ($APPIMAGE is unset)" in why
+    assert "nor from a distribution package (" in why, why
     assert steps == [] and not [e for e in seen if e["event"] in ("update_started", "update_installed", "update_failed")]
     assert refused.value.code == vg.Error.EINVAL and "UP_TO_DATE" in refused.value.message
     assert restart.value.code == vg.Error.EUPDATE and "neither inside a Flatpak nor an AppImage" in restart.value.message
