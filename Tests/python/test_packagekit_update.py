@@ -1,0 +1,167 @@
+"""Updating a distribution package through PackageKit (docs/design.md,
+"Updating a distribution package"), end to end: in a clean Debian 13 root
+(scripts/chroot's packagekit set) with packagekitd and polkitd on a
+private system bus and a local apt repository holding vgdemo 1.0 and 2.0
+(Tests/packagekit: make_repo, world and NOTES.md), an ordinary user runs
+`versiongate exec --set distro_package=vgdemo -- vgdemo a b` on a terminal
+(a pty) with vgdemo 1.0 installed; its gate asks for 2.0. Update asks
+PackageKit, polkit answers by the world's rule, and vgdemo 2.0 runs with
+the arguments; a refusal and no PackageKit each leave 1.0 and open the
+store with the reason."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = REPO / "build"
+
+
+def packagekit_root() -> str:
+    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True, check=True).stdout.strip()
+    found = subprocess.run([str(REPO / "scripts" / "chroot"), "path", arch, "packagekit"],
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0, found.stderr   # scripts/setup makes it (it downloads)
+    return found.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def world():
+    """A root-owned, world-readable directory bound into the root: the
+    repository, the world script, the build (the command, the library and
+    its helper, trusted as root's) and the gate, which asks for 2.0."""
+    if os.geteuid() != 0:
+        pytest.fail("the PackageKit world needs root (chroot, mount namespaces)")
+    root = packagekit_root()
+    top = Path(tempfile.mkdtemp(prefix="vg-packagekit-", dir="/tmp"))
+    os.chmod(top, 0o755)
+    subprocess.run([str(REPO / "Tests" / "packagekit" / "make_repo"), str(top / "repo")], check=True,
+                   capture_output=True, timeout=120)
+    shutil.copy(REPO / "Tests" / "packagekit" / "world", top / "world")
+    (top / "bin").mkdir()
+    shutil.copy(BUILD / "bin" / "versiongate", top / "bin" / "versiongate")
+    shutil.copytree(BUILD / "lib", top / "lib", symlinks=True)
+    # The store fallback's opener records what it was given.
+    (top / "bin" / "xdg-open").write_text('#!/bin/sh\necho "$*" >> "$HOME/opened.log"\n')
+    os.chmod(top / "bin" / "xdg-open", 0o755)
+    (top / "gate.json").write_text(json.dumps({"min_required_version_linux": "2.0", "latest_version_linux": "2.0",
+                                               "update_url_linux": "https://flathub.org/apps/org.example.VgDemo"}))
+    for path in [top, *top.rglob("*")]:
+        if not path.is_symlink():
+            os.chmod(path, 0o755 if path.is_dir() or path.stat().st_mode & 0o100 else 0o644)
+    yield top, root
+    shutil.rmtree(top, ignore_errors=True)
+
+
+def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout: float = 240):
+    """`versiongate exec` in the world as vguser on a pty, `answer` typed
+    at the first prompt; then the installed version and the events.
+    Output (pty), exit status and the daemons' logs, with dbus-monitor's
+    trace of the system bus (monitor.log)."""
+    top, root = world
+    log = Path(tempfile.mkdtemp(prefix="log-", dir=top))
+    os.chmod(log, 0o777)
+    script = (
+        'env PATH={top}/bin:/usr/bin:/bin LD_LIBRARY_PATH={top}/lib LANG=C.UTF-8 '
+        '{top}/bin/versiongate exec --dialog terminal --source {top}/gate.json --version 1.0 '
+        '--set distro_package=vgdemo --events "$HOME/events.jsonl" -- vgdemo a b; status=$?; '
+        'echo "exit=$status"; dpkg-query -W -f="installed=\\${{Version}}\\n" vgdemo; '
+        'sed "s/^/event=/" "$HOME/events.jsonl"; sed "s/^/opened=/" "$HOME/opened.log" 2> /dev/null; exit $status').format(top=top)
+    argv = [str(REPO / "scripts" / "chroot"), "run", "--bind", str(top), root, str(top / "world"),
+            "--log", str(log), "--monitor", *(["--fresh"] if fresh else []), policy, str(top / "repo"), "--", "sh", "-c", script]
+    master, slave = os.openpty()
+    process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
+    os.close(slave)
+    output, answered, deadline = b"", False, time.monotonic() + timeout
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise AssertionError("no end within %d s; output:\n%s" % (timeout, output.decode(errors="replace")))
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:   # EIO: every holder of the terminal is gone
+                break
+            if not chunk:
+                break
+            output += chunk
+            # MANDATORY's "[Enter] Update"; OPTIONAL's "[u] Update ... [l] Later (default)".
+            if not answered and (b"[Enter]" in output or b"[s] " in output):
+                os.write(master, answer)
+                answered = True
+        status = process.wait(timeout=max(1.0, deadline - time.monotonic()))
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        os.close(master)
+    text = output.decode(errors="replace").replace("\r\n", "\n")
+    logs = "".join("\n=== %s\n%s" % (f.name, f.read_text(errors="replace")) for f in sorted(log.glob("*.log")))
+    return text, status, logs
+
+
+def tail(logs: str) -> str:
+    """The daemons' logs as a failure shows them: the end of each."""
+    return "".join("=== " + part[-2000:] for part in logs.split("\n=== ")[1:])
+
+
+def events_of(text: str) -> list[dict]:
+    return [json.loads(line[len("event="):]) for line in text.splitlines() if line.startswith("event=")]
+
+
+def test_update_installs_the_new_package_and_runs_it(world):
+    """The lists already know 2.0: MANDATORY stands (the channel serves
+    it); Update installs it through one UpdatePackages and vgdemo 2.0 runs."""
+    text, status, logs = run_world(world, "allow", fresh=True)
+    assert "[Enter]" in text, text + tail(logs)
+    assert "vgdemo 2.0 a b" in text and "vgdemo 1.0" not in text, text + tail(logs)
+    assert "installed=2.0" in text and "exit=0" in text and status == 0, text + tail(logs)
+    assert "versiongate: updated; starting the new version" in text and "opened=" not in text, text
+    events = events_of(text)
+    started = [e for e in events if e["event"] == "update_started"]
+    installed = [e for e in events if e["event"] == "update_installed"]
+    assert [e["kind"] for e in started] == ["package"] and [e["kind"] for e in installed] == ["package"], events
+    assert installed[0]["from"] == "1.0" and installed[0]["to"] == "2.0", installed
+    # PackageKit did it, as the bus saw: this package only, ONLY_TRUSTED (bitfield 2).
+    assert re.search(r"member=UpdatePackages\n\s+uint64 2\n\s+array \[\n\s+string \"vgdemo;2\.0;all;[^\"]*\"\n\s+\]",
+                     logs), tail(logs)
+    assert "member=RefreshCache" not in logs, tail(logs)
+
+
+def test_stale_lists_are_refreshed_before_the_update(world):
+    """apt's lists predate 2.0: the channel serves 1.0, so the gate lets
+    1.0 run (OPTIONAL, channel_behind); Update still finds 2.0, after
+    PackageKit's RefreshCache, and runs it."""
+    text, status, logs = run_world(world, "allow", fresh=False, answer=b"u\n")
+    assert "[u] " in text and "[Enter]" not in text, text + tail(logs)
+    assert "vgdemo 2.0 a b" in text and "installed=2.0" in text and status == 0, text + tail(logs)
+    assert "member=RefreshCache" in logs and "member=UpdatePackages" in logs, tail(logs)
+
+
+def test_a_refused_authorization_opens_the_store_and_keeps_the_old_version(world):
+    text, status, logs = run_world(world, "deny", fresh=True)
+    assert "cannot update in place: PackageKit was not authorized to update vgdemo" in text, text + tail(logs)
+    assert "opening the store instead" in text and "opened=https://flathub.org/apps/org.example.VgDemo" in text, text
+    assert "installed=1.0" in text and "vgdemo 1.0" not in text and "vgdemo 2.0" not in text, text
+    assert status == 20 and "exit=20" in text, text
+    failed = [e for e in events_of(text) if e["event"] == "update_failed"]
+    assert [(e["kind"], e["outcome"]) for e in failed] == [("package", "refused")], failed
+
+
+def test_no_packagekit_opens_the_store_with_the_reason(world):
+    text, status, logs = run_world(world, "none", fresh=True)
+    assert "cannot update in place: no PackageKit (org.freedesktop.PackageKit) on the system bus" in text, text + tail(logs)
+    assert "opened=https://flathub.org/apps/org.example.VgDemo" in text and "installed=1.0" in text and status == 20, text
+    failed = [e for e in events_of(text) if e["event"] == "update_failed"]
+    assert [(e["kind"], e["outcome"]) for e in failed] == [("package", "unavailable")], failed
