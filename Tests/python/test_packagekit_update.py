@@ -52,6 +52,9 @@ def world():
     (top / "bin").mkdir()
     shutil.copy(BUILD / "bin" / "versiongate", top / "bin" / "versiongate")
     shutil.copytree(BUILD / "lib", top / "lib", symlinks=True)
+    subprocess.run(["cc", "-I", str(REPO / "Sources" / "VersionGateC" / "include"),
+                    str(REPO / "Tests" / "packagekit" / "cancel_update.c"), "-o", str(top / "bin" / "cancel_update"),
+                    "-L", str(top / "lib"), "-lversiongate", "-Wl,-rpath," + str(top / "lib")], check=True, timeout=120)
     # The store fallback's opener records what it was given.
     (top / "bin" / "xdg-open").write_text('#!/bin/sh\necho "$*" >> "$HOME/opened.log"\n')
     os.chmod(top / "bin" / "xdg-open", 0o755)
@@ -64,7 +67,7 @@ def world():
     shutil.rmtree(top, ignore_errors=True)
 
 
-def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout: float = 240):
+def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout: float = 240, script: str = ""):
     """`versiongate exec` in the world as vguser on a pty, `answer` typed
     at the first prompt; then the installed version and the events.
     Output (pty), exit status and the daemons' logs, with dbus-monitor's
@@ -72,7 +75,7 @@ def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout
     top, root = world
     log = Path(tempfile.mkdtemp(prefix="log-", dir=top))
     os.chmod(log, 0o777)
-    script = (
+    script = script.format(top=top) or (
         'env PATH={top}/bin:/usr/bin:/bin LD_LIBRARY_PATH={top}/lib LANG=C.UTF-8 '
         '{top}/bin/versiongate exec --dialog terminal --source {top}/gate.json --version 1.0 '
         '--set distro_package=vgdemo --events "$HOME/events.jsonl" -- vgdemo a b; status=$?; '
@@ -147,6 +150,18 @@ def test_stale_lists_are_refreshed_before_the_update(world):
     assert "[u] " in text and "[Enter]" not in text, text + tail(logs)
     assert "vgdemo 2.0 a b" in text and "installed=2.0" in text and status == 0, text + tail(logs)
     assert "member=RefreshCache" in logs and "member=UpdatePackages" in logs, tail(logs)
+
+
+def test_a_cancel_cancels_the_transaction(world):
+    """The progress callback cancels at its first step: vg_client_update
+    returns CANCELLED at once, and the helper, left to see it through,
+    calls the transaction's Cancel when it finds the host gone."""
+    text, status, logs = run_world(world, "allow", fresh=True, script=(
+        '{top}/bin/cancel_update {top}/gate.json; '
+        'dpkg-query -W -f="installed=\\${{Version}}\\n" vgdemo'))
+    assert "code=%d outcome=6 steps=1 why=cancelled by the host: PackageKit's transaction is cancelled" % -17 in text, \
+        text + tail(logs)
+    assert re.search(r"path=/[^;]*; interface=org\.freedesktop\.PackageKit\.Transaction; member=Cancel\n", logs), tail(logs)
 
 
 def test_a_refused_authorization_opens_the_store_and_keeps_the_old_version(world):
