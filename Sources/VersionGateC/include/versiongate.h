@@ -52,9 +52,9 @@ extern "C" {
  * Every function carries the symbol version of the release that added it
  * (VERSIONGATE_1.0, VERSIONGATE_1.1, VERSIONGATE_1.2: scripts/exports.map). */
 #define VG_VERSION_MAJOR 1
-#define VG_VERSION_MINOR 2
+#define VG_VERSION_MINOR 3
 #define VG_VERSION_PATCH 0
-#define VG_VERSION_STRING "1.2.0"
+#define VG_VERSION_STRING "1.3.0"
 #define VG_VERSION_NUMBER \
     (VG_VERSION_MAJOR * 10000 + VG_VERSION_MINOR * 100 + VG_VERSION_PATCH)
 
