@@ -30,6 +30,9 @@ static struct {
                          const unsigned char *tbs, size_t tbslen);
     int (*digest)(const void *data, size_t count, unsigned char *md, unsigned int *size,
                   const EVP_MD *type, ENGINE *impl);
+    int (*digest_init)(EVP_MD_CTX *ctx, const EVP_MD *type, ENGINE *impl);
+    int (*digest_update)(EVP_MD_CTX *ctx, const void *data, size_t count);
+    int (*digest_final)(EVP_MD_CTX *ctx, unsigned char *md, unsigned int *size);
     void (*err_clear_error)(void);
 } api;
 
@@ -79,6 +82,8 @@ static void load_crypto(void)
         {"EVP_MD_CTX_new", &api.md_ctx_new},                      {"EVP_MD_CTX_free", &api.md_ctx_free},
         {"EVP_DigestVerifyInit", &api.digest_verify_init},        {"EVP_DigestVerify", &api.digest_verify},
         {"EVP_Digest", &api.digest},                              {"ERR_clear_error", &api.err_clear_error},
+        {"EVP_DigestInit_ex", &api.digest_init},                  {"EVP_DigestUpdate", &api.digest_update},
+        {"EVP_DigestFinal_ex", &api.digest_final},
     };
     const char *missing = vgh_resolve_all(library, symbols, sizeof symbols / sizeof symbols[0]);
     if (missing) {
@@ -109,6 +114,33 @@ int vgc_blake2b512(const unsigned char *data, size_t length, unsigned char out[6
     int ok = api.digest(data, length, out, &written, blake2b512, NULL) == 1 && written == 64;
     /* Leave nothing in OpenSSL's per-thread error queue for a host that also uses it. */
     if (!ok) api.err_clear_error();
+    return ok;
+}
+
+void *vgc_blake2b512_begin(void)
+{
+    char ignored[8];
+    if (!vgc_crypto_load(ignored, sizeof ignored)) return NULL;
+    EVP_MD_CTX *ctx = api.md_ctx_new();
+    if (ctx && api.digest_init(ctx, blake2b512, NULL) == 1) return ctx;
+    if (ctx) api.md_ctx_free(ctx);
+    api.err_clear_error();
+    return NULL;
+}
+
+int vgc_blake2b512_update(void *ctx, const unsigned char *data, size_t length)
+{
+    if (api.digest_update(ctx, data, length) == 1) return 1;
+    api.err_clear_error();
+    return 0;
+}
+
+int vgc_blake2b512_finish(void *ctx, unsigned char out[64])
+{
+    unsigned int written = 0;
+    int ok = out && api.digest_final(ctx, out, &written) == 1 && written == 64;
+    if (!ok) api.err_clear_error();
+    api.md_ctx_free(ctx);
     return ok;
 }
 

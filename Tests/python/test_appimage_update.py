@@ -10,6 +10,7 @@ MANDATORY still blocks with the store opened and the reason said."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -305,9 +306,9 @@ def test_trusted_keys_refuse_a_bad_signature_and_take_a_good_one(world, tmp_path
     subprocess.run(["minisign", "-G", "-W", "-p", str(public), "-s", str(secret)], check=True, capture_output=True)
     key = public.read_text().splitlines()[1]
 
-    def sign(path: Path, signature: Path):
-        subprocess.run(["minisign", "-S", "-s", str(secret), "-m", str(path), "-x", str(signature)],
-                       check=True, capture_output=True)
+    def sign(path: Path, signature: Path, legacy: bool = False):
+        subprocess.run(["minisign", "-S", *(["-l"] if legacy else []), "-s", str(secret), "-m", str(path),
+                        "-x", str(signature)], check=True, capture_output=True)
 
     gate = tmp_path / "gate.json"
     shutil.copy(world.gate, gate)
@@ -323,11 +324,16 @@ def test_trusted_keys_refuse_a_bad_signature_and_take_a_good_one(world, tmp_path
         assert app.read_bytes() == world.v1
         assert sorted(p.name for p in app.parent.iterdir()) == ["Demo.AppImage"]
 
-        sign(world.www / "app.AppImage", signature)
-        app = world.place(tmp_path / "good")
-        output, status = world.run(app, tmp_path / "h2", "--flag", gate=gate, options=["trusted_keys=" + key])
-        assert "APP VERSION=2.0 args=--flag" in output, output
-        assert status == 0 and app.read_bytes() == world.v2
+        # Prehashed (minisign's default: the file's BLAKE2b-512, read a
+        # piece at a time), then legacy (Ed25519 over the whole file).
+        for legacy in (False, True):
+            sign(world.www / "app.AppImage", signature, legacy=legacy)
+            assert base64.b64decode(signature.read_text().splitlines()[1])[:2] == (b"Ed" if legacy else b"ED")
+            app = world.place(tmp_path / ("good-legacy" if legacy else "good"))
+            home = tmp_path / ("h3" if legacy else "h2")
+            output, status = world.run(app, home, "--flag", gate=gate, options=["trusted_keys=" + key])
+            assert "APP VERSION=2.0 args=--flag" in output, output
+            assert status == 0 and app.read_bytes() == world.v2
     finally:
         signature.unlink(missing_ok=True)
 

@@ -24,6 +24,17 @@ package struct SignatureCheck: Sendable {
     /// `document` and `signatureName` name the two for messages (a path or a URL).
     package func verify(_ bytes: [UInt8], signatureFile: [UInt8], document: String, signatureName: String,
                         crypto: any SignatureCrypto) -> Result<DocumentSignature, GateFailure> {
+        verify(signatureFile: signatureFile, document: document, signatureName: signatureName, crypto: crypto) {
+            algorithm throws(GateFailure) in algorithm == .prehashed ? try crypto.blake2b512(bytes) : bytes
+        }
+    }
+
+    /// The same for content too large to hold (an AppImage): `message` gives
+    /// what the signature's algorithm signs, the content's BLAKE2b-512 for a
+    /// prehashed one (minisign's default), else the content itself.
+    package func verify(signatureFile: [UInt8], document: String, signatureName: String, crypto: any SignatureCrypto,
+                        message: (MinisignSignature.Algorithm) throws(GateFailure) -> [UInt8])
+        -> Result<DocumentSignature, GateFailure> {
         let untrusted = "; \(document) is not trusted"
         let signature: MinisignSignature
         switch MinisignSignature.parse(signatureFile) {
@@ -40,7 +51,7 @@ package struct SignatureCheck: Sendable {
                                         + "in \(signatureName)\(untrusted)"))
         }
         do throws(GateFailure) {
-            let signed = signature.algorithm == .prehashed ? try crypto.blake2b512(bytes) : bytes
+            let signed = try message(signature.algorithm)
             for key in candidates where try crypto.verifyEd25519(key: key.key, message: signed,
                                                                  signature: signature.signature) {
                 guard try crypto.verifyEd25519(key: key.key, message: signature.globallySigned,

@@ -23,6 +23,14 @@ package struct DocumentTrust: Sendable {
                      crypto: crypto)
     }
 
+    /// The same for content too large to hold (SignatureCheck's second verify).
+    package func verify(signatureFile: [UInt8], document: String, signatureName: String,
+                        message: (MinisignSignature.Algorithm) throws(GateFailure) -> [UInt8])
+        -> Result<DocumentSignature, GateFailure> {
+        check.verify(signatureFile: signatureFile, document: document, signatureName: signatureName, crypto: crypto,
+                     message: message)
+    }
+
     /// Whether a config verified earlier (a cache entry) is still vouched
     /// for by a key trusted now: one dropped from `trusted_keys` no longer is.
     package func stillTrusts(_ config: GateConfig) -> Bool {

@@ -1,5 +1,8 @@
 import CryptoShim
 import VersionGateCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Ed25519 and BLAKE2b-512 from the system's libcrypto (OpenSSL 3, else 1.1.1), loaded
 /// on first use through CryptoShim: a client without `trusted_keys` never
@@ -15,6 +18,30 @@ package struct LibcryptoSignatureCrypto: SignatureCrypto {
             out.withUnsafeMutableBufferPointer { vgc_blake2b512(input.baseAddress, input.count, $0.baseAddress) }
         }
         guard ok == 1 else { throw GateFailure(.signature, "libcrypto's BLAKE2b-512 failed") }
+        return out
+    }
+
+    /// BLAKE2b-512 of `length` bytes of `fd` from offset 0, read 1 MiB at a
+    /// time: a file too large to hold (an AppImage).
+    package func blake2b512(of fd: Int32, length: UInt64) throws(GateFailure) -> [UInt8] {
+        try Self.load()
+        guard let context = vgc_blake2b512_begin() else { throw GateFailure(.signature, "libcrypto's BLAKE2b-512 failed") }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: UInt64 = 0
+        while offset < length {
+            let want = Int(min(UInt64(chunk.count), length - offset))
+            let got = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, off_t(Int64(bitPattern: offset))) }
+            if got < 0 && systemErrno == EINTR { continue }
+            guard got > 0, chunk.withUnsafeBytes({ vgc_blake2b512_update(context, $0.baseAddress, got) }) == 1 else {
+                _ = vgc_blake2b512_finish(context, nil)
+                throw GateFailure(.signature, got > 0 ? "libcrypto's BLAKE2b-512 failed" : "the file ended early")
+            }
+            offset += UInt64(got)
+        }
+        var out = [UInt8](repeating: 0, count: 64)
+        guard out.withUnsafeMutableBufferPointer({ vgc_blake2b512_finish(context, $0.baseAddress) }) == 1 else {
+            throw GateFailure(.signature, "libcrypto's BLAKE2b-512 failed")
+        }
         return out
     }
 
