@@ -21,7 +21,8 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
     let target = handle.eventTarget.withLock { $0 }
     let latest: (String, JSONValue) = ("latest", EventJSON.text(gateResult.latest?.string))
     let settings = handle.client.updateSettings
-    let found = InPlaceUpdate.kind(distroPackage: settings.distroPackage, version: gateResult.current)
+    let found = InPlaceUpdate.kind(distroPackage: settings.distroPackage, program: settings.program,
+                                   version: gateResult.current)
     let kind = try? found.get()
     let kindField: (String, JSONValue) = ("kind", .string(kind?.name ?? ""))
     // Where nothing can be updated in place nothing happens, so nothing is told.

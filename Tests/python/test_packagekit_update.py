@@ -4,7 +4,8 @@
 private system bus and a local apt repository holding vgdemo 1.0 and 2.0
 (Tests/packagekit: make_repo, world and NOTES.md), an ordinary user runs
 `versiongate exec --set distro_package=vgdemo -- vgdemo a b` on a terminal
-(a pty) with vgdemo 1.0 installed; its gate asks for 2.0. Update asks
+(a pty) with vgdemo 1.0 installed (or without distro_package: the owner of
+COMMAND's program); its gate asks for 2.0. Update asks
 PackageKit, polkit answers by the world's rule, and vgdemo 2.0 runs with
 the arguments; a refusal and no PackageKit each leave 1.0 and open the
 store with the reason."""
@@ -67,7 +68,8 @@ def world():
     shutil.rmtree(top, ignore_errors=True)
 
 
-def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout: float = 240, script: str = ""):
+def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout: float = 240, script: str = "",
+              settings: str = "--set distro_package=vgdemo"):
     """`versiongate exec` in the world as vguser on a pty, `answer` typed
     at the first prompt; then the installed version and the events.
     Output (pty), exit status and the daemons' logs, with dbus-monitor's
@@ -78,9 +80,10 @@ def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout
     script = script.format(top=top) or (
         'env PATH={top}/bin:/usr/bin:/bin LD_LIBRARY_PATH={top}/lib LANG=C.UTF-8 '
         '{top}/bin/versiongate exec --dialog terminal --source {top}/gate.json --version 1.0 '
-        '--set distro_package=vgdemo --events "$HOME/events.jsonl" -- vgdemo a b; status=$?; '
+        '{settings} --events "$HOME/events.jsonl" -- vgdemo a b; status=$?; '
         'echo "exit=$status"; dpkg-query -W -f="installed=\\${{Version}}\\n" vgdemo; '
-        'sed "s/^/event=/" "$HOME/events.jsonl"; sed "s/^/opened=/" "$HOME/opened.log" 2> /dev/null; exit $status').format(top=top)
+        'sed "s/^/event=/" "$HOME/events.jsonl"; sed "s/^/opened=/" "$HOME/opened.log" 2> /dev/null; exit $status'
+        ).format(top=top, settings=settings)
     argv = [str(REPO / "scripts" / "chroot"), "run", "--bind", str(top), root, str(top / "world"),
             "--log", str(log), "--monitor", *(["--fresh"] if fresh else []), policy, str(top / "repo"), "--", "sh", "-c", script]
     master, slave = os.openpty()
@@ -140,6 +143,25 @@ def test_update_installs_the_new_package_and_runs_it(world):
     assert re.search(r"member=UpdatePackages\n\s+uint64 2\n\s+array \[\n\s+string \"vgdemo;2\.0;all;[^\"]*\"\n\s+\]",
                      logs), tail(logs)
     assert "member=RefreshCache" not in logs, tail(logs)
+
+
+def test_the_package_of_command_is_found_without_distro_package(world):
+    """No distro_package: exec names COMMAND as the app's program, and
+    dpkg's owner of /usr/bin/vgdemo, installed at the checked 1.0, is the
+    package updated."""
+    text, status, logs = run_world(world, "allow", fresh=True, settings="")
+    assert "vgdemo 2.0 a b" in text and "installed=2.0" in text and status == 0, text + tail(logs)
+    assert re.search(r"member=UpdatePackages\n\s+uint64 2\n\s+array \[\n\s+string \"vgdemo;2\.0;", logs), tail(logs)
+
+
+def test_a_program_of_another_package_is_not_updated(world):
+    """--set program= naming a program another package owns (dpkg's own,
+    not at the app's version): nothing is asked of PackageKit, and the
+    store opens with the reason."""
+    text, status, logs = run_world(world, "allow", fresh=True, settings="--set program=/usr/bin/dpkg")
+    assert re.search(r"/usr/bin/dpkg belongs to dpkg [^ ]+, not to this app's version 1\.0", text), text + tail(logs)
+    assert "opened=https://flathub.org/apps/org.example.VgDemo" in text and "installed=1.0" in text, text
+    assert status == 20 and "member=CreateTransaction" not in logs, text + tail(logs)
 
 
 def test_stale_lists_are_refreshed_before_the_update(world):

@@ -739,7 +739,8 @@ class Client(_Handle):
         update information and renamed over itself (its directory must be
         writable; with trusted_keys its .minisig is checked too); a
         distribution package (option distro_package, or the installed
-        package owning this program at the checked version) is updated
+        package owning the app's program, option program or this process's,
+        at the checked version) is updated
         through PackageKit, polkit asking for authentication.
         ``progress(op, n_ops, percent)`` is called for each step (a true
         return value cancels). Takes minutes, not a check's deadline. The

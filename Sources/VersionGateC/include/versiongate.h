@@ -212,6 +212,8 @@ void vg_client_free(vg_client *client);
  *       Base URL of the GitHub REST API, asked for the release an AppImage's gh-releases-zsync update information names.
  *   "distro_package": a Debian package name, [a-z0-9.+-]{1,128}; default none.
  *       The distribution package the app comes from: before a MANDATORY blocks, its candidate in apt's lists is asked, and Update updates it through PackageKit (not the Firebase package_name).
+ *   "program": absolute path of the app's program; default none.
+ *       The app's program; with distro_package unset, Update updates the distribution package that owns it at the checked version (unset: this process's program; versiongate exec sets COMMAND's).
  *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default appstream,https,itms-apps,snap.
  *       Schemes a store URL may have.
  *   "allowed_url_hosts": comma-separated host names; default apps.apple.com,flathub.org,itunes.apple.com,snapcraft.io.

@@ -58,6 +58,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var gitHubAPIEndpoint = "https://api.github.com"
     /// The distribution package the app comes from: its candidate in apt's lists.
     package var distroPackage: String?
+    /// The app's program, whose package owner Update may update; nil: this process's.
+    package var program: String?
     package var urlPolicy = StoreURLPolicy.standard
     /// Checked when used: the host list may be set after it.
     package var fallbackURL: String?
@@ -240,6 +242,7 @@ extension ClientOptions {
             }
             o.distroPackage = v
         },
+        OptionSpec(key: "program") { o, v throws(GateFailure) in o.program = try absolutePath("program", v) },
         OptionSpec(key: "allowed_url_schemes", read: { $0.urlPolicy.allowedSchemes.sorted().joined(separator: ",") }) { o, v throws(GateFailure) in
             guard let set = StoreURLPolicy.parseSchemes(v) else {
                 throw .invalidArgument("allowed_url_schemes \(OneLine.quoted(v, max: 64)): a comma-separated subset of "

@@ -63,12 +63,14 @@ package final class GateClient: Sendable {
 
     /// What an update in place needs of the options: each request's
     /// timeout and CA file, where a GitHub release is asked, the trusted keys.
-    package var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?, distroPackage: String?) {
+    package var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?, distroPackage: String?,
+                                 program: String?) {
         let options = state.withLock { $0.settings.options }
         var limits = TransportLimits()
         limits.timeoutMs = options.timeoutMs
         limits.caFile = options.tlsCAFile
-        return (limits, options.gitHubAPIEndpoint, options.assignments["trusted_keys"], options.distroPackage)
+        return (limits, options.gitHubAPIEndpoint, options.assignments["trusted_keys"], options.distroPackage,
+                options.program)
     }
 
     /// What the log callback hears (option `log_level`).

@@ -48,17 +48,18 @@ package enum InPlaceUpdate {
     /// What this process can update in place: its Flatpak, else the
     /// AppImage `$APPIMAGE` names (an absolute path, as the AppImage runtime
     /// sets it), else the distribution package `distroPackage` names or
-    /// that owns this program at `version` (PackageOwner); else why none,
-    /// for the store fallback's message.
-    package static func kind(distroPackage: String?, version: String?) -> Result<HelperRequest.Update.Kind, Refusal> {
+    /// that owns the app's program at `version` (PackageOwner): `program`,
+    /// else this process's; else why none, for the store fallback's message.
+    package static func kind(distroPackage: String?, program: String?,
+                             version: String?) -> Result<HelperRequest.Update.Kind, Refusal> {
         if isFlatpak { return .success(.flatpak) }
         if let value = getenv("APPIMAGE"), let path = String(validatingCString: value), path.hasPrefix("/") {
             return .success(.appImage(path: path))
         }
         if let distroPackage { return .success(.package(name: distroPackage)) }
         let why: String
-        switch (ownExecutable, version) {
-        case (nil, _): why = "this program's path is unknown"
+        switch (resolved(program ?? "/proc/self/exe"), version) {
+        case (nil, _): why = "\(program ?? "this program")'s path cannot be resolved"
         case (_, nil): why = "the running version is unknown"
         case (let path?, _) where !path.hasPrefix("/usr/") && !path.hasPrefix("/opt/") || path.hasPrefix("/usr/local/"):
             why = "\(path) is not where packages install programs"
@@ -78,9 +79,9 @@ package enum InPlaceUpdate {
         package init(_ message: String) { self.message = message }
     }
 
-    /// This process's program, symbolic links resolved.
-    private static var ownExecutable: String? {
-        guard let path = realpath("/proc/self/exe", nil) else { return nil }
+    /// `path` with its symbolic links resolved (a package owns the target).
+    private static func resolved(_ path: String) -> String? {
+        guard let path = realpath(path, nil) else { return nil }
         defer { free(path) }
         return String(validatingCString: path)
     }
