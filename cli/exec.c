@@ -42,8 +42,8 @@ static void open_store(vg_client *client, const vg_result *result, const char *u
         vgcli_warn("no store URL is known; nothing to open");
         return;
     }
-    int code = vg_open_url(url);
-    if (code != VG_OK) vgcli_warn("cannot open %s: %s", url, vg_strerror(code));
+    int code = vg_client_open_url(client, url);
+    if (code != VG_OK) vgcli_warn("cannot open %s: %s", url, vg_client_last_error(client));
     report(client, result, code == VG_OK ? "store_opened" : "store_open_failed");
 }
 

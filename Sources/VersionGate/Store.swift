@@ -31,9 +31,29 @@ public func vg_client_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer
 public func vg_open_url(_ url: UnsafePointer<CChar>?) -> Int32 {
     guard let text = url.flatMap({ String(validatingCString: $0) }) else { return VG_EINVAL.rawValue }
     if let forked = ForkGuard.refusal { return forked.code }
-    switch URLOpener.open(text).outcome {
-    case .opened, .launched: return VG_OK.rawValue
-    case .refused: return VG_EPOLICY.rawValue
-    case .failed: return VG_EOPEN.rawValue
+    return code(of: URLOpener.open(text))
+}
+
+/// vg_open_url under the client's URL policy (allowed_url_schemes,
+/// allowed_url_hosts): the store URL its results carry opens as they allow.
+@_cdecl("vg_client_open_url")
+public func vg_client_open_url(_ client: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
+    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    guard let text = url.flatMap({ String(validatingCString: $0) }) else {
+        handle.lastError.withLock { $0 = CText("url is NULL or not valid UTF-8") }
+        return VG_EINVAL.rawValue
+    }
+    if let forked = ForkGuard.refusal { return forked.code }
+    let opened = URLOpener.open(text, policy: handle.client.settings.options.urlPolicy)
+    let code = code(of: opened)
+    handle.lastError.withLock { $0 = code == VG_OK.rawValue ? nil : CText(opened.message) }
+    return code
+}
+
+private func code(of opened: URLOpenResult) -> Int32 {
+    switch opened.outcome {
+    case .opened, .launched: VG_OK.rawValue
+    case .refused: VG_EPOLICY.rawValue
+    case .failed: VG_EOPEN.rawValue
     }
 }

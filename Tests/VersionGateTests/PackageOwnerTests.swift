@@ -32,4 +32,14 @@ final class PackageOwnerTests: XCTestCase {
         }
         XCTAssertEqual(none.message, "no package owns /nonexistent/program")
     }
+
+    /// A merged /usr: Debian 12's coreutils ships /bin/true, which the
+    /// program's resolved path shows as /usr/bin/true (dpkg knows only the
+    /// first; Debian 13's ships the second). Either way its owner is found.
+    func testAnOwnerUnderMergedUsrIsFound() {
+        guard case .failure(let refusal) = PackageOwner.find(path: "/usr/bin/true", version: "0.0.1") else {
+            return XCTFail("taken")
+        }
+        XCTAssertTrue(refusal.message.contains("/usr/bin/true belongs to coreutils"), refusal.message)
+    }
 }

@@ -561,6 +561,15 @@ static void test_store_nulls(void)
 
     CHECK_EQ(vg_open_url(NULL), VG_EINVAL);
     CHECK_EQ(vg_open_url("javascript:alert(1)"), VG_EPOLICY);
+    CHECK_EQ(vg_client_open_url(NULL, "https://flathub.org/apps/x"), VG_EINVAL);
+    CHECK_EQ(vg_client_new(&c), VG_OK);
+    CHECK_EQ(vg_client_open_url(c, NULL), VG_EINVAL);
+    CHECK(vg_client_last_error(c) != NULL);
+    CHECK_EQ(vg_client_set(c, "allowed_url_hosts", "store.example.com"), VG_OK);
+    CHECK_EQ(vg_client_open_url(c, "javascript:alert(1)"), VG_EPOLICY);
+    CHECK_EQ(vg_client_open_url(c, "https://flathub.org/apps/x"), VG_EPOLICY);
+    CHECK(strstr(vg_client_last_error(c), "flathub.org") != NULL);
+    vg_client_free(c);
 }
 
 int main(void)

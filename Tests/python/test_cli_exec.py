@@ -156,6 +156,18 @@ def test_optional_update_opens_the_store_then_runs_command(env, write_doc):
     assert env.calls("xdg-open") == [["https://flathub.org/apps/org.example.App"]]
 
 
+def test_update_opens_a_store_the_client_allows(env, write_doc, tmp_path):
+    """allowed_url_hosts names the operator's own store: Update opens it
+    (under the client's policy, not the default one, which refuses it)."""
+    env.fake("zenity", exit_code=0)
+    env.fake("xdg-open")
+    src = write_doc(flat(update_url_linux="https://store.example.com/app"))
+    proc = run(exec_args(src, "1.0.38", str(env.probe), extra=["--set", "allowed_url_hosts=store.example.com"]),
+               env.vars(VG_TEST_RAN=str(tmp_path / "ran")))
+    assert proc.returncode == 20, proc.stderr
+    assert env.calls("xdg-open") == [["https://store.example.com/app"]], proc.stderr
+
+
 def test_remind_after_s_keeps_quiet_across_sessions(env, doc):
     clock = fake_clock.clock()
     remind = ["--set", "remind_after_s=3600"]

@@ -179,3 +179,19 @@ def test_open_url_never_claims_success_it_cannot_know(fake_xdg_open, monkeypatch
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) == vg.Error.EOPEN, "reported %s without knowing how xdg-open ended" % done.stdout
     assert fake_xdg_open() == [["appstream:com.example.Launcher"]], "ran, and no web page guessed after it"
+
+
+def test_client_open_url_follows_the_client_policy(fake_xdg_open):
+    """vg_client_open_url: a host the client allows opens although the
+    default policy refuses it; one it does not allow is refused with the
+    reason, and nothing runs."""
+    own = "https://store.example.com/apps/launcher"
+    assert vg.open_url(own) == vg.Error.EPOLICY
+    with vg.Client() as client:
+        client.set("allowed_url_hosts", "store.example.com")
+        assert client.open_url(own) == vg.Error.OK and client.last_error is None
+        assert client.open_url("https://flathub.org/apps/x") == vg.Error.EPOLICY
+        assert "host flathub.org is not allowed" in client.last_error
+        client.set("allowed_url_schemes", "appstream")
+        assert client.open_url(own) == vg.Error.EPOLICY and "https" in client.last_error
+    assert fake_xdg_open() == [[own]]

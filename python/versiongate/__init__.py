@@ -254,6 +254,7 @@ vg_client_store_url = _declare(
 vg_client_refresh = _declare("vg_client_refresh", c_int, [_vg_client_p, c_char_p])
 # Not raised: opening may fail for reasons the launcher reports itself.
 vg_open_url = _declare("vg_open_url", c_int, [c_char_p])
+vg_client_open_url = _declare("vg_client_open_url", c_int, [_vg_client_p, c_char_p])
 
 # Lint: the problems come back through char **out (_take_string).
 vg_lint = _declare("vg_lint", c_int, [POINTER(c_void_p), c_char_p, c_char_p])
@@ -713,7 +714,7 @@ class Client(_Handle):
 
     @property
     def last_error(self) -> Optional[str]:
-        """Why the last :meth:`set` or :meth:`skip_version` failed, or None."""
+        """Why the last :meth:`set`, :meth:`skip_version` or :meth:`open_url` failed, or None."""
         return _decode(vg_client_last_error(self._h()))
 
     def store_url(self) -> Optional[str]:
@@ -721,6 +722,12 @@ class Client(_Handle):
         out = c_void_p(None)
         vg_client_store_url(ctypes.byref(out), self._h())
         return _take_string(out)
+
+    def open_url(self, url: StrOrBytes) -> Error:
+        """Open ``url`` with xdg-open under this client's URL policy
+        (allowed_url_schemes, allowed_url_hosts; vg_client_open_url): the
+        code, never raised; :attr:`last_error` says why it failed."""
+        return Error(vg_client_open_url(self._h(), _encode(url)))
 
     def refresh(self, version: Optional[StrOrBytes] = None) -> int:
         """Bring the remote source's cache up to date unless it is fresh

@@ -50,7 +50,7 @@ extern "C" {
 
 /* Version of this header. vg_library_version() returns the library's.
  * Every function carries the symbol version of the release that added it
- * (VERSIONGATE_1.0, VERSIONGATE_1.1, VERSIONGATE_1.2: scripts/exports.map). */
+ * (VERSIONGATE_1.0 to VERSIONGATE_1.3: scripts/exports.map). */
 #define VG_VERSION_MAJOR 1
 #define VG_VERSION_MINOR 3
 #define VG_VERSION_PATCH 0
@@ -443,6 +443,13 @@ int vg_client_store_url(char **out, vg_client *client);
  * Returns VG_OK, VG_EINVAL (NULL), VG_EPOLICY (refused; nothing run) or
  * VG_EOPEN (no handler, or xdg-open missing). */
 int vg_open_url(const char *url);
+
+/* vg_open_url under the client's URL policy ("allowed_url_schemes",
+ * "allowed_url_hosts") instead of the default: the store URL its results
+ * carry opens as they allow it. When it returns an error,
+ * vg_client_last_error says why. Thread-safe. Since 1.3 (VG_VERSION_NUMBER
+ * >= 10300; symbol version VERSIONGATE_1.3). */
+int vg_client_open_url(vg_client *client, const char *url);
 
 /* ------------------------------------------------------------------ */
 /* Result (immutable; every getter accepts NULL and then returns the    */

@@ -35,10 +35,11 @@ package enum URLOpener {
     /// xdg-open(1) exit codes that mean "no handler" for a scheme.
     package static let noHandlerStatuses: Set<Int32> = [3, 4]
 
-    /// vg_open_url: the default policy, and an `appstream:` or `snap:` URL's
-    /// store web page as its fallback; waits at most 5 s.
-    package static func open(_ url: String) -> URLOpenResult {
-        open(url, policy: .standard, webFallback: webPage(for: url), timeoutMs: 5000, processes: System.live.processes)
+    /// vg_open_url (the default policy) and vg_client_open_url (the
+    /// client's): an `appstream:` or `snap:` URL's store web page as its
+    /// fallback; waits at most 5 s.
+    package static func open(_ url: String, policy: StoreURLPolicy = .standard) -> URLOpenResult {
+        open(url, policy: policy, webFallback: webPage(for: url), timeoutMs: 5000, processes: System.live.processes)
     }
 
     /// The https page of a store URL, for when no handler opens its scheme.

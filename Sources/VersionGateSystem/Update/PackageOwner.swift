@@ -16,7 +16,9 @@ package enum PackageOwner {
     package static func find(path: String, version: String) -> Result<String, InPlaceUpdate.Refusal> {
         let owner: (name: String, version: String)
         if let dpkg = programs.dpkg {
-            guard let name = output(dpkg, ["-S", path]).flatMap({ dpkgOwner($0, path: path) }),
+            // A merged /usr: dpkg still records what a package ships under /bin or /lib.
+            let aliases = path.hasPrefix("/usr/") ? [path, String(path.dropFirst(4))] : [path]
+            guard let name = aliases.lazy.compactMap({ alias in output(dpkg, ["-S", alias]).flatMap { dpkgOwner($0, path: alias) } }).first,
                   let installed = output(dpkg, ["-W", "-f=${Version}", name]) else {
                 return .failure(InPlaceUpdate.Refusal("no package owns \(path)"))
             }
