@@ -30,6 +30,13 @@ enum {
     ERROR_NOT_AUTHORIZED = 48,
     ERROR_CANNOT_UPDATE_REPO_UNSIGNED = 51,
     PERCENT_UNKNOWN = 101,
+    /* PkStatusEnum values before the work: a Percentage told in them is
+     * the setup's (PackageKit 1.3.1 says 100 while loading its cache). */
+    STATUS_WAIT = 1,
+    STATUS_SETUP = 2,
+    STATUS_QUERY = 4,
+    STATUS_LOADING_CACHE = 27,
+    STATUS_WAITING_FOR_AUTH = 31,
 };
 
 enum { MAX_IDS = 16 };
@@ -43,7 +50,7 @@ struct transaction {
     vgp_progress_fn progress;  /* NULL: no progress (a query) */
     void *context;
     int finished, timed_out, cancel_sent;
-    unsigned exit_code, error_code, last_percent;
+    unsigned exit_code, error_code, last_percent, status;
     char error_details[384];
     char ids[MAX_IDS][256];
     unsigned n_ids;
@@ -95,7 +102,15 @@ static void on_transaction(GDBusConnection *connection, const char *sender, cons
     }
 }
 
-/* The transaction's Percentage, as PropertiesChanged tells it (101: not known yet). */
+static int is_setup(unsigned status) {
+    return status == STATUS_WAIT || status == STATUS_SETUP || status == STATUS_QUERY ||
+           status == STATUS_LOADING_CACHE || status == STATUS_WAITING_FOR_AUTH;
+}
+
+/* The transaction's Percentage, as PropertiesChanged tells it (101: not
+ * known yet), from its work only, and below 100 until it has finished:
+ * a setup's 100 would close zenity's --auto-close dialog before the
+ * download starts. */
 static void on_properties(GDBusConnection *connection, const char *sender, const char *path, const char *interface,
                           const char *signal, GVariant *parameters, void *data) {
     (void)connection, (void)sender, (void)interface, (void)signal;
@@ -104,13 +119,19 @@ static void on_properties(GDBusConnection *connection, const char *sender, const
     if (t->finished || !t->progress || strcmp(path, t->path) != 0) return;
     if (strcmp(g->variant_get_type_string(parameters), "(sa{sv}as)") != 0) return;
     GVariant *changed = g->variant_get_child_value(parameters, 1);
+    GVariant *status = g->variant_lookup_value(changed, "Status", "u");
+    if (status) {
+        t->status = g->variant_get_uint32(status);
+        g->variant_unref(status);
+    }
     GVariant *percentage = g->variant_lookup_value(changed, "Percentage", "u");
     if (percentage) {
         unsigned percent = g->variant_get_uint32(percentage);
-        if (percent != PERCENT_UNKNOWN && percent != t->last_percent) {
+        if (percent > 99 && percent != PERCENT_UNKNOWN) percent = 99;
+        if (percent != PERCENT_UNKNOWN && percent != t->last_percent && !is_setup(t->status)) {
             t->last_percent = percent;
             /* Nonzero: the host stopped listening (it cancelled). */
-            if (t->progress(0, 1, percent > 100 ? 100 : percent, t->context) != 0 && !t->cancel_sent) {
+            if (t->progress(0, 1, percent, t->context) != 0 && !t->cancel_sent) {
                 GError *error = NULL;
                 t->cancel_sent = 1;
                 call_transaction(t, "Cancel", g->variant_new_tuple(NULL, 0), &error);
@@ -305,7 +326,7 @@ void vgp_package_update(vgp_outcome *out, const char *name, unsigned max_seconds
     const char *ids[MAX_IDS];
     for (unsigned i = 0; i < offered.n_ids; i++) ids[i] = offered.ids[i];
     struct transaction update = {.g = g, .bus = bus, .progress = progress, .context = context,
-                                 .last_percent = PERCENT_UNKNOWN};
+                                 .last_percent = PERCENT_UNKNOWN, .status = STATUS_WAIT};
     GVariant *parameters = g->variant_new_tuple((GVariant *[]){g->variant_new_uint64(FLAG_ONLY_TRUSTED),
                                                                names(g, ids, offered.n_ids)}, 2);
     if (run(&update, "UpdatePackages", parameters, deadline, out)) finished(&update, name, out);

@@ -143,6 +143,11 @@ def test_update_installs_the_new_package_and_runs_it(world):
     assert re.search(r"member=UpdatePackages\n\s+uint64 2\n\s+array \[\n\s+string \"vgdemo;2\.0;all;[^\"]*\"\n\s+\]",
                      logs), tail(logs)
     assert "member=RefreshCache" not in logs, tail(logs)
+    # The transaction's own progress, rising: PackageKit's 100 while it
+    # loads its cache (before the download's 0) would have closed zenity's
+    # --auto-close dialog at the start.
+    shown = [int(p) for p in re.findall(r"Updating: +(\d+)%", text)]
+    assert shown and shown == sorted(shown) and 100 not in shown[:-1], shown
 
 
 def test_the_package_of_command_is_found_without_distro_package(world):
