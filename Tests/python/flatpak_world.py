@@ -324,9 +324,10 @@ class World:
         time.sleep(0.5)
 
 
-def run_on_terminal(argv, env, answer: bytes, timeout: float):
-    """Runs argv with a pty as its terminal; `answer` is typed at the
-    MANDATORY prompt. Its output and exit status."""
+def run_on_terminal(argv, env, answer: bytes, timeout: float, prompts: tuple[bytes, ...] = (MANDATORY_PROMPT,)):
+    """Runs argv with a pty as its terminal; `answer` is typed at the first
+    of `prompts` seen (the MANDATORY prompt by default). Its output and
+    exit status."""
     master, slave = os.openpty()
     process = subprocess.Popen([str(a) for a in argv], stdin=slave, stdout=slave, stderr=slave, env=env,
                                start_new_session=True)
@@ -344,7 +345,7 @@ def run_on_terminal(argv, env, answer: bytes, timeout: float):
             if not chunk:
                 break
             output += chunk
-            if not answered and MANDATORY_PROMPT in output:
+            if not answered and any(prompt in output for prompt in prompts):
                 os.write(master, answer)
                 answered = True
         status = process.wait(timeout=max(1.0, deadline - time.monotonic()))

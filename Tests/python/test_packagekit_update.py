@@ -15,15 +15,14 @@ from __future__ import annotations
 import json
 import os
 import re
-import select
 import shutil
-import signal
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
+
+from flatpak_world import run_on_terminal
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -86,33 +85,8 @@ def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout
         ).format(top=top, settings=settings)
     argv = [str(REPO / "scripts" / "chroot"), "run", "--bind", str(top), root, str(top / "world"),
             "--log", str(log), "--monitor", *(["--fresh"] if fresh else []), policy, str(top / "repo"), "--", "sh", "-c", script]
-    master, slave = os.openpty()
-    process = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True)
-    os.close(slave)
-    output, answered, deadline = b"", False, time.monotonic() + timeout
-    try:
-        while True:
-            ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready:
-                raise AssertionError("no end within %d s; output:\n%s" % (timeout, output.decode(errors="replace")))
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:   # EIO: every holder of the terminal is gone
-                break
-            if not chunk:
-                break
-            output += chunk
-            # MANDATORY's "[Enter] Update"; OPTIONAL's "[u] Update ... [l] Later (default)".
-            if not answered and (b"[Enter]" in output or b"[s] " in output):
-                os.write(master, answer)
-                answered = True
-        status = process.wait(timeout=max(1.0, deadline - time.monotonic()))
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        os.close(master)
-    text = output.decode(errors="replace").replace("\r\n", "\n")
+    # MANDATORY's "[Enter] Update"; OPTIONAL's "[u] Update ... [l] Later (default)".
+    text, status = run_on_terminal(argv, None, answer, timeout, prompts=(b"[Enter]", b"[s] "))
     logs = "".join("\n=== %s\n%s" % (f.name, f.read_text(errors="replace")) for f in sorted(log.glob("*.log")))
     return text, status, logs
 
