@@ -39,11 +39,11 @@ public func vg_open_url(_ url: UnsafePointer<CChar>?) -> Int32 {
 @_cdecl("vg_client_open_url")
 public func vg_client_open_url(_ client: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
     guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
+    if let forked = ForkGuard.refusal { return forked.code }
     guard let text = url.flatMap({ String(validatingCString: $0) }) else {
         handle.lastError.withLock { $0 = CText("url is NULL or not valid UTF-8") }
         return VG_EINVAL.rawValue
     }
-    if let forked = ForkGuard.refusal { return forked.code }
     let opened = URLOpener.open(text, policy: handle.client.settings.options.urlPolicy)
     let code = code(of: opened)
     handle.lastError.withLock { $0 = code == VG_OK.rawValue ? nil : CText(opened.message) }

@@ -121,6 +121,8 @@ static void child(void)
     if (code != VG_EFORK) _exit(10);
     if (status != VG_STATUS_UP_TO_DATE) _exit(11);
     if (seconds > 0.5) _exit(12);
+    /* Refused before it runs anything (xdg-open would be the child's). */
+    if (vg_client_open_url(client, "https://flathub.org/apps/org.example.App") != VG_EFORK) _exit(13);
     _exit(0);
 }
 
@@ -168,7 +170,7 @@ int main(void)
     CHECK(waited == pid);
     CHECK(WIFEXITED(status));                  /* not killed: no crash, no hang */
     if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        printf("FAIL fork_test.c: the child exited %d (10: not VG_EFORK, 11: not UP_TO_DATE, 12: slow)\n",
+        printf("FAIL fork_test.c: the child exited %d (10: not VG_EFORK, 11: not UP_TO_DATE, 12: slow, 13: open_url not VG_EFORK)\n",
                WEXITSTATUS(status));
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
