@@ -3,7 +3,6 @@
  * starts it. exec fails open: a mistake in its own options or a failing
  * source warns on stderr and runs COMMAND; only a missing COMMAND is a
  * usage error. */
-#define _DEFAULT_SOURCE /* realpath */
 #include "cli.h"
 
 #include <errno.h>
@@ -130,18 +129,6 @@ static int offer(vg_client *client, const vg_result *result, const vgcli_prompt 
     return answered(client, result, prompt, answer, place, command, &status) == RESTARTED ? status : -1;
 }
 
-/* The app is COMMAND, not this program: its package is the one an update
- * may find (option program), unless --set program= said otherwise. */
-static void name_the_program(vg_client *client, const vgcli_args *args) {
-    for (size_t i = 0; i < args->setting_count; i++)
-        if (strcmp(args->settings[i].key, "program") == 0) return;
-    char *found = vgcli_find_program(args->command[0]);
-    char *path = found ? realpath(found, NULL) : NULL;
-    if (path) vg_client_set(client, "program", path);
-    free(path);
-    free(found);
-}
-
 int vgcli_exec(const vgcli_args *args) {
     const char *mode = args->dialog ? args->dialog : "auto";
     if (vgcli_place_for(mode, 0) < 0) {
@@ -154,7 +141,6 @@ int vgcli_exec(const vgcli_args *args) {
         vgcli_warn("%s; %s starts unchecked", error, args->command[0]);
         return vgcli_exec_command(args->command);
     }
-    name_the_program(client, args);
     vg_result *result = NULL;
     vg_client_check(&result, client, args->version);
     vgcli_warn_result(result);

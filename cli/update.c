@@ -137,8 +137,25 @@ static void close_dialog(progress_view *view) {
     }
 }
 
+/* The app is COMMAND, not this program: its package is the one an update
+ * may find (option program), unless --set program= named another. Asked
+ * only once Update is chosen, not on every launch. */
+static void name_the_program(vg_client *client, const char *command) {
+    char *set = NULL;
+    if (vg_client_get(client, "program", &set) == VG_OK && set) {
+        vg_free(set);
+        return;
+    }
+    char *found = vgcli_find_program(command);
+    char *path = found ? realpath(found, NULL) : NULL;
+    if (path) vg_client_set(client, "program", path);
+    free(path);
+    free(found);
+}
+
 int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_place place, char **command,
                           int *status) {
+    name_the_program(client, command[0]);
     progress_view view = {.place = place, .dialog_in = -1, .last = -1, .result = result};
     struct sigaction ignore = {.sa_handler = SIG_IGN}, saved;
     sigemptyset(&ignore.sa_mask);

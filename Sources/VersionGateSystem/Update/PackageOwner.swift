@@ -18,7 +18,8 @@ package enum PackageOwner {
         if let dpkg = programs.dpkg {
             // A merged /usr: dpkg still records what a package ships under /bin or /lib.
             let aliases = path.hasPrefix("/usr/") ? [path, String(path.dropFirst(4))] : [path]
-            guard let name = aliases.lazy.compactMap({ alias in output(dpkg, ["-S", alias]).flatMap { dpkgOwner($0, path: alias) } }).first,
+            let owners = aliases.lazy.compactMap { alias in output(dpkg, ["-S", alias]).flatMap { dpkgOwner($0, path: alias) } }
+            guard let name = owners.first,
                   let installed = output(dpkg, ["-W", "-f=${Version}", name]) else {
                 return .failure(InPlaceUpdate.Refusal("no package owns \(path)"))
             }
