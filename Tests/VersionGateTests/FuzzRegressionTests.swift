@@ -488,6 +488,15 @@ enum GateProperties {
                 let percent = Int64(decimal: ASCII.trimmingBlanks(raw))
                 if percent.map({ !(0...100).contains($0) }) ?? true { expectProblem = true }
             }
+            // The strict key: "true" or "false" (blanks trimmed; empty is false);
+            // anything else is a problem and counts as true (never softens a block).
+            let strictKey = GateConfig.strictMinimumKey(platform: platform)
+            let strictRaw = config.values[strictKey].map { String(ASCII.trimmingBlanks($0)) }
+            let strictNotString = config.nonStringKeys.contains(strictKey)
+            let strictKnown = strictRaw == nil || strictRaw == "" || strictRaw == "true" || strictRaw == "false"
+            if strictNotString || !strictKnown { expectProblem = true }
+            check.expect(snapshot.strictMinimum == (strictNotString || !strictKnown || strictRaw == "true"),
+                         "\(strictKey) \(strictRaw.map(show) ?? "nil") gave strict \(snapshot.strictMinimum)")
 
             checkCText(snapshot.updateMessage, "update_message", &check)
             if let message = snapshot.updateMessage?.string {
@@ -1203,10 +1212,10 @@ enum UpdInfoProperties {
 /// satisfy all the properties of its target. An input whose bug comes back
 /// fails: that is the point.
 final class FuzzRegressionTests: XCTestCase {
-    /// The nine inputs fuzzing found so far (each failed before its fix);
+    /// The ten inputs fuzzing found so far (each failed before its fix);
     /// fewer means the folder went missing.
     func testRegressionFiles() throws {
-        try replay("Regressions", atLeast: 0, inAll: 9)
+        try replay("Regressions", atLeast: 0, inAll: 10)
     }
 
     /// The seeds hold the properties too (so a failing fuzz run means a new
