@@ -57,7 +57,7 @@ extern int __clone(int (*fn)(void *), void *stack, int flags, void *argument, ..
 struct launch {
     const char *path;
     char *const *argv, *const *envp;
-    int in_fd, out_fd, null_fd, flags;
+    int in_fd, out_fd, null_fd, kept_fd, flags;
     int report_fd;   /* detached_by_fork's pipe; unused otherwise */
     char *program_stack;
     pid_t pid;
@@ -106,6 +106,11 @@ static int program_main(void *argument) {
         for (long fd = 0; fd < 3; fd++)
             if (syscall(SYS_dup3, fd, fd + 3, 0) < 0 && syscall(SYS_dup3, launch->null_fd, fd + 3, 0) < 0) failed = errno;
         first_free = 6;
+    }
+    /* The descriptor handed on (a lock the program keeps holding) comes next. */
+    if (!failed && launch->kept_fd >= 0) {
+        if (syscall(SYS_dup3, launch->kept_fd, first_free, 0) < 0) failed = errno;
+        else first_free++;
     }
     if (!failed && !(launch->flags & VG_SPAWN_KEEP_STDIO)
         && (syscall(SYS_dup3, launch->in_fd >= 0 ? launch->in_fd : launch->null_fd, 0, 0) < 0
@@ -174,23 +179,30 @@ static int detached_by_fork(struct launch *launch, char *stack_top) {
     return error;
 }
 
-/* `fd` moved above the descriptors the child sets up (0-5), close-on-exec;
+/* `fd` moved above the descriptors the child sets up (0-6), close-on-exec;
  * -1 for -1 or on failure. */
 static int above_stdio(int fd) {
-    return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 6);
+    return fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 7);
 }
 
 int vg_system_spawn(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int flags,
                     pid_t *pid) {
+    return vg_system_spawn_keeping(path, argv, envp, in_fd, out_fd, -1, flags, pid);
+}
+
+int vg_system_spawn_keeping(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd,
+                            int kept_fd, int flags, pid_t *pid) {
     struct launch launch = {.path = path, .argv = argv, .envp = envp, .flags = flags, .report_fd = -1};
     launch.in_fd = above_stdio(in_fd);
     launch.out_fd = above_stdio(out_fd);
+    launch.kept_fd = above_stdio(kept_fd);
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     launch.null_fd = above_stdio(null);
     if (null >= 0) close(null);
     int error = 0;
     char *stacks = MAP_FAILED;
-    if ((in_fd >= 0 && launch.in_fd < 0) || (out_fd >= 0 && launch.out_fd < 0) || launch.null_fd < 0) {
+    if ((in_fd >= 0 && launch.in_fd < 0) || (out_fd >= 0 && launch.out_fd < 0) || (kept_fd >= 0 && launch.kept_fd < 0)
+        || launch.null_fd < 0) {
         error = errno ? errno : EBADF;
         goto out;
     }
@@ -234,6 +246,7 @@ out:
     if (stacks != MAP_FAILED) munmap(stacks, 2 * STACK_BYTES);
     if (launch.in_fd >= 0) close(launch.in_fd);
     if (launch.out_fd >= 0) close(launch.out_fd);
+    if (launch.kept_fd >= 0) close(launch.kept_fd);
     if (launch.null_fd >= 0) close(launch.null_fd);
     return error;
 }

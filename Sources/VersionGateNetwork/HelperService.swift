@@ -29,6 +29,7 @@ package enum HelperService {
         switch request {
         case .fetch(let fetch): FetchService.fetch(fetch, interim: interim)
         case .http(let http, let limits): exchange(http, limits)
+        case .channel(let ask): ChannelService.ask(ask)
         case .update(let update):
             switch update.kind {
             case .flatpak, .package: UpdateService.update(update.kind, maxSeconds: update.maxSeconds, interim: interim)

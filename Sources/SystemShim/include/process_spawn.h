@@ -35,4 +35,12 @@ enum {
 __attribute__((visibility("hidden"))) int vg_system_spawn(const char *path, char *const argv[], char *const envp[],
                                                           int in_fd, int out_fd, int flags, pid_t *pid);
 
+/* The same, and `kept_fd` (-1: none) reaches the program as its next
+ * descriptor: 3, or 6 with VG_SPAWN_PASS_STDIO. The host's lock on a
+ * channel question is handed on so: the helper holds it until it exits
+ * (docs/design.md, "Asking the channel"). */
+__attribute__((visibility("hidden"))) int vg_system_spawn_keeping(const char *path, char *const argv[],
+                                                                  char *const envp[], int in_fd, int out_fd,
+                                                                  int kept_fd, int flags, pid_t *pid);
+
 #endif

@@ -16,6 +16,26 @@ package enum ChannelDocuments {
         return .success(version)
     }
 
+    /// Larger than any real App Store id (about 10 digits today), far below
+    /// 2^53, where a JSON number read as a Double stops being exact.
+    package static let maxTrackID: Int64 = 999_999_999_999
+
+    /// The same lookup's first result's `trackId`: a whole number
+    /// 1...maxTrackID (not 1.5, -3, 1e30, "123"). A result naming another
+    /// bundle id is refused (Apple compares bundle ids case-insensitively).
+    package static func appStoreTrackID(_ body: [UInt8], bundleID: String) -> Result<Int64, Refusal> {
+        guard case .array(let results)? = json(body)?["results"] else { return .failure("no results array") }
+        guard let first = results.first else { return .failure("no app with this bundle id in this storefront") }
+        if case .string(let named)? = first["bundleId"], named.lowercased() != bundleID.lowercased() {
+            return .failure("result is for another bundle id")
+        }
+        guard case .number(let number)? = first["trackId"], let id = Int64(exactly: number),
+              (1...maxTrackID).contains(id) else {
+            return .failure("trackId is missing or not a positive whole number")
+        }
+        return .success(id)
+    }
+
     /// The Snap store's `/v2/snaps/info/NAME`: the `channel-map` entry for
     /// `architecture` on `track`/`risk`.
     package static func snapVersion(_ body: [UInt8], architecture: String, track: String, risk: String)

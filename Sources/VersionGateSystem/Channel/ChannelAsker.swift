@@ -6,15 +6,12 @@ import Glibc
 /// Asks the user's own channel what it serves this system, before a
 /// MANDATORY decision blocks (docs/design.md, "Asking the channel"). Never
 /// fails: an answer without a version says why, and the operator's word
-/// then stands. A known version is cached for `cache_ttl_s`.
+/// then stands. The channel's answer is data, cached like a config: this
+/// host decides from the cache whether to ask at all; a helper holding the
+/// host's lock asks and writes the next entry, whether or not the host
+/// still listens.
 package struct ChannelAsker: Sendable {
-    /// Where this app comes from, and how to ask it.
-    package enum Question: Sendable, Equatable {
-        case appStore(bundleID: String, country: String)
-        case snap(name: String, architecture: String)
-        case flathub(appID: String)
-        case apt(package: String, architecture: String)
-    }
+    package typealias Question = ChannelQuestion
 
     package let options: ClientOptions
     package let environment: CheckEnvironment
@@ -42,8 +39,7 @@ package struct ChannelAsker: Sendable {
     /// `distro_package` first (the operator named the package), then a snap
     /// (inside one, or `store=snap`), then `store=flathub` and `store=appstore`.
     package func question(country: String) -> Question? {
-        let machine = SystemFactsReader.current.arch ?? ""
-        let architecture = ChannelArchitecture.debian(machine: machine)
+        let architecture = Self.architecture
         if let package = options.distroPackage { return .apt(package: package, architecture: architecture) }
         if let name = snapName {
             return .snap(name: name, architecture: environment.value("SNAP_ARCH") ?? architecture)
@@ -58,6 +54,9 @@ package struct ChannelAsker: Sendable {
         }
     }
 
+    /// This machine's Debian architecture: an entry is kept per architecture.
+    private static var architecture: String { ChannelArchitecture.debian(machine: SystemFactsReader.current.arch ?? "") }
+
     /// The store's name of this snap: inside one, `SNAP_INSTANCE_NAME`
     /// without its instance key (`name_key` of a parallel install);
     /// outside, `app_id` with `store=snap`.
@@ -68,90 +67,203 @@ package struct ChannelAsker: Sendable {
         return options.store == .snap ? options.appID : nil
     }
 
-    /// What `question`'s channel serves, from the cache or one question
-    /// within `deadline`.
+    /// What `question`'s channel serves: from the cache (fresh; or stale
+    /// within the window, while one helper revalidates it), else asked
+    /// within `deadline` by a helper that records a late answer anyway.
     package func ask(_ question: Question, deadline: Deadline, now: Int64, log: CallLog?) -> ChannelAnswer {
-        let (channel, detail) = Self.names(question)
-        let cache = PrivateDirectory(base: environment.cacheHome, files: files)
-        let key = "\(question)"
-        if let known = readCache(cache, key: key, now: now) {
-            log?.add(.debug, "channel \(channel): cached answer \(known)")
-            return ChannelAnswer(channel: channel, detail: detail, served: known)
+        if case .apt(let package, let architecture) = question {
+            return askApt(question, package: package, architecture: architecture, now: now, log: log)
         }
-        let served: Result<String, ChannelDocuments.Refusal>
-        switch question {
-        case .apt(let package, let architecture):
-            served = ChannelDocuments.aptCandidate(AptLists.versions(of: package, architecture: architecture, files: files),
-                                                   package: package, architecture: architecture)
-        default:
-            guard deadline.remainingMilliseconds > 0 else {
-                return ChannelAnswer(channel: channel, detail: detail, problem: "no time left to ask: the deadline passed")
+        let said = Said(question: question, log: log)
+        guard let cache = PrivateDirectory(base: environment.cacheHome, files: files) else {
+            return said.problem("not asked: there is no cache directory to keep its answer in")
+        }
+        let key = cacheKey(question)
+        let entry = read(cache, key: key) ?? ChannelEntry(key: key, architecture: Self.architecture)
+        switch use(of: entry, at: now) {
+        case .fresh:
+            log?.add(.debug, "channel \(question.channel): cached answer \(entry.served ?? "") is fresh "
+                     + "(\(entry.age(at: now) ?? 0) s old)")
+            return said.answer(entry, self, cache)
+        case .staleWhileRevalidate:
+            log?.add(.debug, "channel \(question.channel): cached answer \(entry.served ?? "") is stale "
+                     + "(\(entry.age(at: now) ?? 0) s old); deciding from it while it is revalidated")
+            revalidate(question, cache, key: key, now: now, log: log)
+            return said.answer(entry, self, cache)
+        case .fetch:
+            return askNow(question, entry, cache, deadline: deadline, now: now, said: said)
+        }
+    }
+
+    /// No answer that may decide: one helper asks (the login burst's others
+    /// wait for its entry within their deadline), and this launch listens
+    /// until its deadline. A late answer is the next launch's.
+    private func askNow(_ question: Question, _ entry: ChannelEntry, _ cache: PrivateDirectory, deadline: Deadline,
+                        now: Int64, said: Said) -> ChannelAnswer {
+        if let wait = entry.backoffSeconds(at: now) {
+            return said.fallback(entry, self, cache, now: now, because: "not asked for \(wait) s more after "
+                                 + (entry.problem ?? "a failure"))
+        }
+        guard deadline.remainingMilliseconds > 0 else {
+            return said.fallback(entry, self, cache, now: now, because: "no time left to ask: the deadline passed")
+        }
+        guard ForkGuard.refusal == nil else {
+            return said.fallback(entry, self, cache, now: now, because: "not asked from a fork() child")
+        }
+        let lock: FileLock
+        switch files.lock(cache.filePath(Self.lockName(entry.key)), until: deadline) {
+        case .acquired(let held): lock = held
+        case .busy:
+            return said.fallback(read(cache, key: entry.key) ?? entry, self, cache, now: now,
+                                 because: "another launch is asking it (one question per burst); no answer within the deadline")
+        case .unavailable:
+            return said.fallback(entry, self, cache, now: now, because: "not asked: its answer cannot be kept (the cache cannot be written)")
+        }
+        // Under the lock: another launch's helper may just have written it.
+        let current = read(cache, key: entry.key) ?? entry
+        if use(of: current, at: now) != .fetch || current.backoffSeconds(at: now) != nil {
+            return current.backoffSeconds(at: now) == nil ? said.answer(current, self, cache)
+                : said.fallback(current, self, cache, now: now, because: current.problem ?? "backing off")
+        }
+        said.log?.add(.info, "channel \(question.channel) (\(question.detail)): asking "
+                      + "(\(deadline.remainingMilliseconds) ms left; a later answer is kept for the next launch)")
+        switch HelperProcess.ask(.channel(request(question, current, cache, now: now)), until: deadline, handingOn: lock) {
+        case .success(.learned(let bytes)?):
+            guard let learned = ChannelEntry.decode(bytes, key: entry.key, architecture: entry.architecture) else {
+                return said.problem("the helper's answer is malformed")
             }
-            served = exchange(question, deadline: deadline).flatMap { body in Self.version(question, body) }
+            return learned.backoff == nil ? said.answer(learned, self, cache)
+                : said.fallback(learned, self, cache, now: now, because: learned.problem ?? "it failed")
+        case .success(.failed(let failure)?):
+            return said.fallback(current, self, cache, now: now, because: failure.message)
+        case .success:
+            return said.problem("the helper's answer is malformed")
+        case .failure(let failure):
+            return said.fallback(current, self, cache, now: now, because: failure.message)
         }
-        switch served {
-        case .failure(let refusal):
-            log?.add(.info, "channel \(channel) (\(detail)) could not be asked: \(refusal.reason); the minimum stands")
-            return ChannelAnswer(channel: channel, detail: detail, problem: refusal.reason)
-        case .success(let text):
-            let answer = ChannelAnswer(channel: channel, detail: detail, served: text)
-            if let version = answer.version { writeCache(cache, key: key, version: version, now: now) }
-            log?.add(.info, "channel \(channel) (\(detail)) serves \(text)")
-            return answer
+    }
+
+    /// Starts one detached helper to revalidate a stale answer, unless one
+    /// is at work (it holds the lock) or the store asked us to wait.
+    private func revalidate(_ question: Question, _ cache: PrivateDirectory, key: String, now: Int64, log: CallLog?) {
+        guard ForkGuard.refusal == nil else { return }
+        guard case .acquired(let lock) = files.lock(cache.filePath(Self.lockName(key)), until: Deadline(afterMilliseconds: 0)) else {
+            log?.add(.debug, "channel \(question.channel): a question is already under way")
+            return
+        }
+        guard let current = read(cache, key: key), use(of: current, at: now) == .staleWhileRevalidate else { return }
+        if let wait = current.backoffSeconds(at: now) {
+            log?.add(.info, "channel \(question.channel): not revalidated for \(wait) s more after \(current.problem ?? "a failure")")
+            return
+        }
+        switch HelperProcess.start(.channel(request(question, current, cache, now: now)), handingOn: lock) {
+        case .success(let pid): log?.add(.info, "channel \(question.channel): revalidating in the background (helper pid \(pid))")
+        case .failure(let failure): log?.add(.warning, "channel \(question.channel): no revalidation started: \(failure.message)")
+        }
+    }
+
+    /// Fresh within cache_ttl_s; then usable for stale_while_revalidate_s
+    /// more while a helper revalidates it (unless background refresh is
+    /// off or max_stale_s is 0); then asked first.
+    private func use(of entry: ChannelEntry, at now: Int64) -> CacheFreshness.Use {
+        let off = options.backgroundRefresh == .off || options.maxStaleSeconds == 0
+        return CacheFreshness.use(age: entry.age(at: now), maxAgeSeconds: nil, ttlSeconds: options.cacheTTLSeconds,
+                                  staleWhileRevalidateSeconds: nil, windowSeconds: off ? 0 : options.staleWhileRevalidateSeconds)
+    }
+
+    /// How the answer is told: the log and the result's channel fields.
+    private struct Said {
+        let question: Question
+        let log: CallLog?
+
+        func answer(_ entry: ChannelEntry, _ asker: ChannelAsker, _ cache: PrivateDirectory) -> ChannelAnswer {
+            guard let served = entry.served else { return problem(entry.problem ?? "no answer is known") }
+            if case .appStore(let bundleID, let country) = question, let id = entry.trackID {
+                AppStoreLookup(endpoint: asker.options.itunesEndpoint, cache: cache).remember(id, bundleID: bundleID,
+                                                                                               country: country)
+            }
+            log?.add(.info, "channel \(question.channel) (\(question.detail)) serves \(served)")
+            return ChannelAnswer(channel: question.channel, detail: question.detail, served: served)
+        }
+
+        /// The last known answer while max_stale_s allows it; else the problem.
+        func fallback(_ entry: ChannelEntry, _ asker: ChannelAsker, _ cache: PrivateDirectory, now: Int64,
+                      because why: String) -> ChannelAnswer {
+            if CacheFreshness.isFallback(age: entry.age(at: now), maxStaleSeconds: asker.options.maxStaleSeconds) {
+                log?.add(.info, "channel \(question.channel): \(why); its last answer stands")
+                return answer(entry, asker, cache)
+            }
+            return problem(why)
+        }
+
+        func problem(_ why: String) -> ChannelAnswer {
+            log?.add(.info, "channel \(question.channel) (\(question.detail)) could not be asked: \(why); the minimum stands")
+            return ChannelAnswer(channel: question.channel, detail: question.detail, problem: why)
         }
     }
 
     /// A body's size limit: far above any real answer, far below a hostile one.
     package static let maxBodyBytes = 1 << 20
 
-    /// The question's one HTTP exchange, made in the helper; the body of a 200.
-    private func exchange(_ question: Question, deadline: Deadline) -> Result<[UInt8], ChannelDocuments.Refusal> {
-        let request: HTTPRequest
+    /// The helper's request: the exchange, conditional when the entry has
+    /// validators, bounded by its own limit rather than the launch's.
+    private func request(_ question: Question, _ entry: ChannelEntry, _ cache: PrivateDirectory,
+                         now: Int64) -> HelperRequest.ChannelAsk {
+        var http: HTTPRequest
         switch question {
         case .appStore(let bundleID, let country):
-            request = HTTPRequest(url: "\(options.itunesEndpoint)/lookup?bundleId=\(PercentEncoding.encoded(bundleID))"
-                                  + "&country=\(country)")
+            http = HTTPRequest(url: "\(endpoint(question))/lookup?bundleId=\(PercentEncoding.encoded(bundleID))&country=\(country)")
         case .snap(let name, _):
-            request = HTTPRequest(url: "\(options.snapStoreEndpoint)/v2/snaps/info/\(PercentEncoding.encoded(name))"
-                                  + "?fields=version", headers: [("Snap-Device-Series", "16")])
+            http = HTTPRequest(url: "\(endpoint(question))/v2/snaps/info/\(PercentEncoding.encoded(name))?fields=version",
+                               headers: [("Snap-Device-Series", "16")])
         case .flathub(let appID):
-            request = HTTPRequest(url: "\(options.flathubEndpoint)/api/v2/appstream/\(PercentEncoding.encoded(appID))")
+            http = HTTPRequest(url: "\(endpoint(question))/api/v2/appstream/\(PercentEncoding.encoded(appID))")
         case .apt:
-            return .failure(ChannelDocuments.Refusal("apt is not asked over HTTP"))
+            http = HTTPRequest(url: "")   // never asked over HTTP (askApt)
         }
+        if entry.served != nil, let etag = entry.etag { http.headers.append(("If-None-Match", etag)) }
+        if entry.served != nil, let modified = entry.lastModified { http.headers.append(("If-Modified-Since", modified)) }
         var limits = TransportLimits()
-        limits.timeoutMs = deadline.remainingMilliseconds
+        limits.timeoutMs = RefreshLimits.deadlineMilliseconds
         limits.maxBodyBytes = Self.maxBodyBytes
         limits.caFile = options.tlsCAFile
-        do throws(TransportError) {
-            let response = try HelperTransport().send(request, limits: limits)
-            guard response.status == 200 else {
-                return .failure(ChannelDocuments.Refusal("HTTP \(response.status)"
-                                                         + (response.status == 404 ? " (not in the store)" : "")))
-            }
-            return .success(response.body)
-        } catch {
-            return .failure(ChannelDocuments.Refusal(error.message))
+        return HelperRequest.ChannelAsk(question: question, request: http, limits: limits, previous: entry, now: now,
+                                        cacheHome: environment.cacheHome ?? "", fileName: Self.fileName(entry.key))
+    }
+
+    private func endpoint(_ question: Question) -> String {
+        switch question {
+        case .appStore: ASCII.withoutTrailingSlashes(options.itunesEndpoint)
+        case .snap: ASCII.withoutTrailingSlashes(options.snapStoreEndpoint)
+        case .flathub: ASCII.withoutTrailingSlashes(options.flathubEndpoint)
+        case .apt: ""
         }
     }
 
-    private static func version(_ question: Question, _ body: [UInt8]) -> Result<String, ChannelDocuments.Refusal> {
-        switch question {
-        case .appStore(let bundleID, _): ChannelDocuments.appStoreVersion(body, bundleID: bundleID)
-        case .snap(_, let architecture):
-            ChannelDocuments.snapVersion(body, architecture: architecture, track: "latest", risk: "stable")
-        case .flathub: ChannelDocuments.flathubVersion(body)
-        case .apt: .failure(ChannelDocuments.Refusal("apt is not asked over HTTP"))
-        }
+    /// Per channel, store, app and architecture, spelt out.
+    private func cacheKey(_ question: Question) -> String {
+        ([endpoint(question)] + question.parts + [Self.architecture]).joined(separator: " ")
     }
 
-    /// The result's `channel`, and the detail the reason names.
-    private static func names(_ question: Question) -> (String, String) {
-        switch question {
-        case .appStore(let bundleID, let country): ("appstore", "\(bundleID), \(country)")
-        case .snap(let name, let architecture): ("snap", "\(name), latest/stable, \(architecture)")
-        case .flathub(let appID): ("flathub", appID)
-        case .apt(let package, let architecture): ("apt", "\(package), \(architecture)")
+    // MARK: apt's lists: read here, no network
+
+    private func askApt(_ question: Question, package: String, architecture: String, now: Int64, log: CallLog?)
+        -> ChannelAnswer {
+        let said = Said(question: question, log: log)
+        let cache = PrivateDirectory(base: environment.cacheHome, files: files)
+        let key = cacheKey(question)
+        if let cache, let known = read(cache, key: key), use(of: known, at: now) == .fresh {
+            return said.answer(known, self, cache)
+        }
+        switch ChannelDocuments.aptCandidate(AptLists.versions(of: package, architecture: architecture, files: files),
+                                             package: package, architecture: architecture) {
+        case .failure(let refusal): return said.problem(refusal.reason)
+        case .success(let version):
+            var entry = ChannelEntry(key: key, architecture: Self.architecture)
+            (entry.served, entry.confirmedAt) = (version, now)
+            if options.cacheTTLSeconds > 0 { cache?.write(Self.fileName(key), entry.encoded()) }
+            log?.add(.info, "channel apt (\(question.detail)) serves \(version)")
+            return ChannelAnswer(channel: question.channel, detail: question.detail, served: version)
         }
     }
 
@@ -162,39 +274,33 @@ package struct ChannelAsker: Sendable {
     /// Kept like a channel's answer, for cache_ttl_s (at least an hour: the
     /// launcher starts again at once).
     package func recordNothingNew(commit: String, version: String, now: Int64) {
-        let entry = JSONValue.object(["key": .string(Self.flatpakKey(commit)), "version": .string(version),
-                                      "fetched_at": .string(String(now))])
-        PrivateDirectory(base: environment.cacheHome, files: files)?
-            .write(Self.fileName(Self.flatpakKey(commit)), entry.encoded())
+        var entry = ChannelEntry(key: Self.flatpakKey(commit), architecture: Self.architecture)
+        (entry.served, entry.confirmedAt) = (version, now)
+        PrivateDirectory(base: environment.cacheHome, files: files)?.write(Self.fileName(entry.key), entry.encoded())
     }
 
     /// The answer NOTHING_NEW left for the running commit, if any: it comes
     /// before every other channel's (it is this installation's own remote).
     package func flatpakRemoteAnswer(commit: String, now: Int64) -> ChannelAnswer? {
-        let key = Self.flatpakKey(commit)
-        guard let served = readCache(PrivateDirectory(base: environment.cacheHome, files: files), key: key, now: now,
-                                     ttl: max(options.cacheTTLSeconds, 3600)) else { return nil }
+        guard let cache = PrivateDirectory(base: environment.cacheHome, files: files),
+              let entry = read(cache, key: Self.flatpakKey(commit)), let served = entry.served,
+              let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { return nil }
         return ChannelAnswer(channel: "flatpak", detail: "its remote has nothing newer than commit \(commit.prefix(12))",
                              served: served)
     }
 
     private static func flatpakKey(_ commit: String) -> String { "flatpak nothing new \(commit)" }
 
-    // MARK: The cache: a known answer, for cache_ttl_s
+    // MARK: The cache: one entry per question, and its lock
 
     private static func fileName(_ key: String) -> String { "channel-\(fnv1a64Hex(key)).json" }
 
-    private func readCache(_ cache: PrivateDirectory?, key: String, now: Int64, ttl: Int64? = nil) -> String? {
-        guard let bytes = cache?.read(Self.fileName(key), maxBytes: 4096), let value = try? JSONValue.decode(bytes),
-              case .string(key)? = value["key"], case .string(let version)? = value["version"],
-              case .string(let at)? = value["fetched_at"], let fetchedAt = Int64(decimal: at),
-              now >= fetchedAt, now - fetchedAt < ttl ?? options.cacheTTLSeconds else { return nil }
-        return version
-    }
+    private static func lockName(_ key: String) -> String { "lock-channel-\(fnv1a64Hex(key))" }
 
-    private func writeCache(_ cache: PrivateDirectory?, key: String, version: String, now: Int64) {
-        guard options.cacheTTLSeconds > 0 else { return }
-        let entry = JSONValue.object(["key": .string(key), "version": .string(version), "fetched_at": .string(String(now))])
-        cache?.write(Self.fileName(key), entry.encoded())
+    /// The entry for `key` on this machine; nil when missing, another
+    /// user's, corrupt, cut short, or another question's or architecture's.
+    private func read(_ cache: PrivateDirectory, key: String) -> ChannelEntry? {
+        cache.read(Self.fileName(key), maxBytes: ChannelEntry.maxBytes)
+            .flatMap { ChannelEntry.decode($0, key: key, architecture: Self.architecture) }
     }
 }

@@ -143,7 +143,7 @@ package struct POSIXFiles: FileSystem {
             usleep(min(pause, UInt32(min(left, 1000)) * 1000))
             pause = min(pause * 2, 10_000)
         }
-        return .acquired(FileLock { close(fd) })
+        return .acquired(FileLock(descriptor: fd) { close(fd) })
     }
 
     package func privateBaseProblem(_ path: String) -> String? {

@@ -10,6 +10,8 @@ package enum HelperAnswer: Sendable {
     case fetched(origin: LoadedConfig.Origin, note: String?, entry: [UInt8], identity: FileIdentity?)
     /// An HTTP exchange's response, whatever its status.
     case response(HTTPResponse)
+    /// A channel's next cache entry (ChannelEntry's JSON), as written.
+    case learned(entry: [UInt8])
     /// How an update in place ended.
     case updated(UpdateOutcome, message: String)
     /// The restarted version started; with `status`, it ran and ended.
@@ -42,6 +44,9 @@ package enum HelperAnswer: Sendable {
             message.add("url", response.url)
             for header in response.headers { message.add("header", header.name + ": " + header.value) }
             message.add("body", Hex.encoded(response.body))
+        case .learned(let entry):
+            message.add("outcome", "learned")
+            message.add("entry", String(decoding: entry, as: UTF8.self))
         case .updated(let outcome, let text):
             message.add("outcome", "updated")
             message.add("update", outcome.name)
@@ -70,6 +75,9 @@ package enum HelperAnswer: Sendable {
             guard let status = message.value("status").flatMap(HelperMessage.integer),
                   let body = message.value("body").flatMap(Hex.decoded) else { return nil }
             return .response(HTTPResponse(status: status, headers: message.values("header").map(HelperMessage.header), body: body, url: message.value("url") ?? ""))
+        case "learned":
+            guard let entry = message.value("entry") else { return nil }
+            return .learned(entry: Array(entry.utf8))
         case "updated":
             guard let outcome = message.value("update").flatMap(UpdateOutcome.init(name:)) else { return nil }
             return .updated(outcome, message: message.value("message") ?? "")

@@ -82,19 +82,33 @@ package struct HelperProcess: Sendable {
         located.flatMap { $0.call(request, until: deadline, passingStdio: passingStdio, onInterim: onInterim) }
     }
 
-    /// Starts `request` and returns at once, once the helper is started: a
-    /// background refresh, which nobody waits for. The helper's pid.
-    package static func start(_ request: HelperRequest) -> Result<pid_t, GateFailure> {
-        located.flatMap { $0.start(request.message(), answer: -1, lowPriority: true) }
+    /// Sends `request` to a helper that holds `lock` from then on, and
+    /// listens until `deadline`; then stops listening and leaves the helper
+    /// to finish by its own limit (a channel's answer, learned for the next
+    /// launch: docs/design.md, "Asking the channel").
+    package static func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock)
+        -> Result<HelperAnswer?, GateFailure> {
+        located.flatMap { $0.call(request, until: deadline, keeping: lock.descriptor, leaving: true) { _ in true } }
     }
 
-    private func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool,
+    /// Starts `request` and returns at once, once the helper is started: a
+    /// background refresh, which nobody waits for (holding `lock` when
+    /// given, until it exits). The helper's pid.
+    package static func start(_ request: HelperRequest, handingOn lock: FileLock? = nil) -> Result<pid_t, GateFailure> {
+        located.flatMap { $0.start(request.message(), answer: -1, lowPriority: true, keeping: lock?.descriptor ?? -1) }
+    }
+
+    private func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool = false,
+                      keeping kept: Int32 = -1, leaving: Bool = false,
                       onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
         // The helper keeps the deadline itself; a grace of 5 % (at most
         // 150 ms) lets its answer arrive: within the header's deadline + 10 %.
-        let deadline = deadline.map { Deadline(afterMilliseconds: $0.remainingMilliseconds + min($0.remainingMilliseconds / 20, 150)) }
+        // One left to finish is not waited for past the deadline.
+        let deadline = deadline.map {
+            Deadline(afterMilliseconds: $0.remainingMilliseconds + (leaving ? 0 : min($0.remainingMilliseconds / 20, 150)))
+        }
         let pid: pid_t, answers: Int32
-        switch startAnswering(request.message(), passingStdio: passingStdio) {
+        switch startAnswering(request.message(), passingStdio: passingStdio, keeping: kept) {
         case .failure(let failure): return .failure(failure)
         case .success(let started): (pid, answers) = started
         }
@@ -107,6 +121,10 @@ package struct HelperProcess: Sendable {
             let waited = poll(&ready, 1, deadline.map { Int32(clamping: $0.remainingMilliseconds) } ?? -1)
             if waited < 0 && systemErrno == EINTR { continue }
             guard waited > 0 else {
+                if leaving {
+                    return .failure(GateFailure(.timeout, "no answer within the deadline; the helper (pid \(pid)) "
+                                                + "goes on and keeps the answer for the next launch"))
+                }
                 // No EOF yet: the helper holds the pipe, so it (and its group) still exists.
                 kill(-pid, SIGKILL)
                 return .failure(GateFailure(.timeout, "the deadline passed while the fetch helper was at work "
@@ -142,17 +160,18 @@ package struct HelperProcess: Sendable {
 
     /// Starts `request` with a pipe for its answer: the helper's pid and
     /// the pipe's read end, which the caller closes.
-    private func startAnswering(_ request: HelperMessage, passingStdio: Bool) -> Result<(pid_t, Int32), GateFailure> {
+    private func startAnswering(_ request: HelperMessage, passingStdio: Bool,
+                                keeping kept: Int32) -> Result<(pid_t, Int32), GateFailure> {
         var answerPipe: [Int32] = [-1, -1]
         guard vg_system_pipe(&answerPipe, O_CLOEXEC) == 0 else { return .failure(failure("no pipe", errno: systemErrno)) }
-        let started = start(request, answer: answerPipe[1], lowPriority: false, passingStdio: passingStdio)
+        let started = start(request, answer: answerPipe[1], lowPriority: false, passingStdio: passingStdio, keeping: kept)
         close(answerPipe[1])
         if case .failure = started { close(answerPipe[0]) }
         return started.map { ($0, answerPipe[0]) }
     }
 
     private func start(_ request: HelperMessage, answer: Int32, lowPriority: Bool,
-                       passingStdio: Bool = false) -> Result<pid_t, GateFailure> {
+                       passingStdio: Bool = false, keeping kept: Int32 = -1) -> Result<pid_t, GateFailure> {
         var requestPipe: [Int32] = [-1, -1]
         guard vg_system_pipe(&requestPipe, O_CLOEXEC | O_NONBLOCK) == 0 else {
             return .failure(failure("no pipe", errno: systemErrno))
@@ -179,7 +198,7 @@ package struct HelperProcess: Sendable {
         var pid: pid_t = 0
         let flags = VG_SPAWN_NEW_SESSION | VG_SPAWN_DETACHED | (lowPriority ? VG_SPAWN_LOW_PRIORITY : 0)
             | (passingStdio ? VG_SPAWN_PASS_STDIO : 0)
-        let error = vg_system_spawn(path, argv, vg_system_environ(), requestPipe[0], answer, Int32(flags), &pid)
+        let error = vg_system_spawn_keeping(path, argv, vg_system_environ(), requestPipe[0], answer, kept, Int32(flags), &pid)
         guard error == 0 else { return .failure(failure("cannot start \(path)", errno: error)) }
         return .success(pid)
     }

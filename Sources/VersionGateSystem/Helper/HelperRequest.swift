@@ -8,8 +8,11 @@ package enum HelperRequest: Sendable {
     /// A remote source's fetch: a check waiting for it, a refresh, or a
     /// background refresh nobody waits for.
     case fetch(ConfigFetch)
-    /// One HTTP exchange for the host (the App Store lookup, channel questions).
+    /// One HTTP exchange for the host (the App Store lookup).
     case http(HTTPRequest, TransportLimits)
+    /// Ask a channel and write its cache entry (docs/design.md, "Asking the
+    /// channel"); the helper holds the host's lock on it, as descriptor 3.
+    case channel(ChannelAsk)
     /// Update this app in place: a Flatpak through the portal, an AppImage by
     /// zsync delta, a distribution package through PackageKit.
     case update(Update)
@@ -18,7 +21,7 @@ package enum HelperRequest: Sendable {
 
     /// Bumped whenever a request or an answer changes shape: a helper from
     /// another build refuses rather than misreads.
-    package static let protocolVersion = "4"
+    package static let protocolVersion = "5"
 
     package struct ConfigFetch: Sendable, Equatable {
         package var mode: RemoteSource.FetchMode
@@ -39,6 +42,27 @@ package enum HelperRequest: Sendable {
         package var stateHome: String?
         /// The host's log threshold; nil when nobody listens.
         package var log: LogLevel?
+    }
+
+    package struct ChannelAsk: Sendable {
+        package var question: ChannelQuestion
+        /// The exchange, conditional on the entry's validators.
+        package var request: HTTPRequest
+        /// The helper's own bound, not the host's deadline.
+        package var limits: TransportLimits
+        /// The entry the host read under the lock: the answer kept through a failure.
+        package var previous: ChannelEntry
+        /// Wall clock, Unix seconds: the host's, so both ends age alike.
+        package var now: Int64
+        /// Where the next entry is written: the versiongate directory of `cacheHome`, file `fileName`.
+        package var cacheHome: String
+        package var fileName: String
+
+        package init(question: ChannelQuestion, request: HTTPRequest, limits: TransportLimits, previous: ChannelEntry,
+                     now: Int64, cacheHome: String, fileName: String) {
+            (self.question, self.request, self.limits, self.previous) = (question, request, limits, previous)
+            (self.now, self.cacheHome, self.fileName) = (now, cacheHome, fileName)
+        }
     }
 
     package struct Update: Sendable, Equatable {
@@ -83,7 +107,7 @@ package enum HelperRequest: Sendable {
     }
 
     private enum Mode: String {
-        case fetch, refresh, background, http, update, restart
+        case fetch, refresh, background, http, channel, update, restart
     }
 
     package func message() -> HelperMessage {
@@ -103,13 +127,17 @@ package enum HelperRequest: Sendable {
             if let log = fetch.log { message.add("log", log.rawValue) }
         case .http(let request, let limits):
             message.add("mode", Mode.http.rawValue)
-            message.add("url", request.url)
-            if let body = request.body { message.add("body", Hex.encoded(body)) }
-            for header in request.headers { message.add("header", header.name + ": " + header.value) }
-            if request.credentialsStayWithOrigin { message.add("credentials", "1") }
-            message.add("timeout_ms", String(limits.timeoutMs))
-            message.add("max_body_bytes", String(limits.maxBodyBytes))
-            if let caFile = limits.caFile { message.add("ca_file", caFile) }
+            Self.add(request, limits, to: &message)
+        case .channel(let ask):
+            message.add("mode", Mode.channel.rawValue)
+            for part in ask.question.parts { message.add("question", part) }
+            Self.add(ask.request, ask.limits, to: &message)
+            message.add("key", ask.previous.key)
+            message.add("architecture", ask.previous.architecture)
+            message.add("previous", String(decoding: ask.previous.encoded(), as: UTF8.self))
+            message.add("now", String(ask.now))
+            message.add("cache_home", ask.cacheHome)
+            message.add("file", ask.fileName)
         case .update(let update):
             message.add("mode", Mode.update.rawValue)
             switch update.kind {
@@ -129,6 +157,33 @@ package enum HelperRequest: Sendable {
             for argument in restart.arguments { message.add("arg", argument) }
         }
         return message
+    }
+
+    private static func add(_ request: HTTPRequest, _ limits: TransportLimits, to message: inout HelperMessage) {
+        message.add("url", request.url)
+        if let body = request.body { message.add("body", Hex.encoded(body)) }
+        for header in request.headers { message.add("header", header.name + ": " + header.value) }
+        if request.credentialsStayWithOrigin { message.add("credentials", "1") }
+        message.add("timeout_ms", String(limits.timeoutMs))
+        message.add("max_body_bytes", String(limits.maxBodyBytes))
+        if let caFile = limits.caFile { message.add("ca_file", caFile) }
+    }
+
+    /// An exchange's request and limits, as `add` wrote them.
+    private static func exchange(_ message: HelperMessage) -> (HTTPRequest, TransportLimits)? {
+        guard let url = message.value("url"), let timeout = message.value("timeout_ms").flatMap(HelperMessage.integer),
+              let maxBody = message.value("max_body_bytes").flatMap(HelperMessage.integer) else { return nil }
+        var body: [UInt8]?
+        if let hex = message.value("body") {
+            guard let bytes = Hex.decoded(hex) else { return nil }
+            body = bytes
+        }
+        var limits = TransportLimits()
+        limits.timeoutMs = timeout
+        limits.maxBodyBytes = maxBody
+        limits.caFile = message.value("ca_file")
+        return (HTTPRequest(url: url, body: body, headers: message.values("header").map(HelperMessage.header),
+                            credentialsStayWithOrigin: message.value("credentials") == "1"), limits)
     }
 
     /// The request `message` carries; a refusal names what is wrong with it.
@@ -159,19 +214,20 @@ package enum HelperRequest: Sendable {
                 deadlineNanoseconds: deadline, environment: environment, cacheHome: message.value("cache_home"),
                 stateHome: message.value("state_home"), log: message.value("log").flatMap(LogLevel.init(rawValue:)))))
         case .http:
-            guard let url = message.value("url"), let timeout = message.value("timeout_ms").flatMap(HelperMessage.integer),
-                  let maxBody = message.value("max_body_bytes").flatMap(HelperMessage.integer) else { return .failure(malformed) }
-            var body: [UInt8]?
-            if let hex = message.value("body") {
-                guard let bytes = Hex.decoded(hex) else { return .failure(malformed) }
-                body = bytes
+            guard let (request, limits) = exchange(message) else { return .failure(malformed) }
+            return .success(.http(request, limits))
+        case .channel:
+            guard let question = ChannelQuestion(parts: message.values("question")),
+                  let (request, limits) = exchange(message),
+                  let key = message.value("key"), let architecture = message.value("architecture"),
+                  let previous = message.value("previous").flatMap({
+                      ChannelEntry.decode(Array($0.utf8), key: key, architecture: architecture) }),
+                  let now = message.value("now").flatMap({ Int64(decimal: $0) }),
+                  let cacheHome = message.value("cache_home"), let file = message.value("file") else {
+                return .failure(malformed)
             }
-            var limits = TransportLimits()
-            limits.timeoutMs = timeout
-            limits.maxBodyBytes = maxBody
-            limits.caFile = message.value("ca_file")
-            return .success(.http(HTTPRequest(url: url, body: body, headers: message.values("header").map(HelperMessage.header),
-                                              credentialsStayWithOrigin: message.value("credentials") == "1"), limits))
+            return .success(.channel(ChannelAsk(question: question, request: request, limits: limits, previous: previous,
+                                                now: now, cacheHome: cacheHome, fileName: file)))
         case .update:
             let kind: Update.Kind
             switch (message.value("kind"), message.value("path")) {

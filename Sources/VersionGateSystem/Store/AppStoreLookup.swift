@@ -11,9 +11,7 @@ import VersionGateCore
 /// ignored and replaced.
 package struct AppStoreLookup: Sendable {
     package static let cacheFormat = 1
-    /// Larger than any real id (about 10 digits today), far below 2^53, where
-    /// a JSON number read as a Double stops being exact.
-    package static let maxTrackID: Int64 = 999_999_999_999
+    package static let maxTrackID = ChannelDocuments.maxTrackID
 
     package var endpoint: String
     package var transport: any HTTPTransport
@@ -63,22 +61,17 @@ package struct AppStoreLookup: Sendable {
         }
     }
 
-    /// The first result's `trackId` from a lookup body: a whole number
-    /// 1...maxTrackID (not 1.5, -3, 1e30, "123"). A result naming another
-    /// bundle id is refused (Apple compares bundle ids case-insensitively).
+    /// The first result's `trackId` from a lookup body (ChannelDocuments.appStoreTrackID).
     package static func trackID(fromBody body: [UInt8], bundleID: String) -> Result<Int64, StoreURLPolicy.Refusal> {
-        let value: JSONValue
-        do { value = try JSONValue.decode(body) } catch { return .failure(.init(reason: "body is not JSON")) }
-        guard case .array(let results)? = value["results"] else { return .failure(.init(reason: "no results array")) }
-        guard let first = results.first else { return .failure(.init(reason: "no app with this bundle id in this storefront")) }
-        if case .string(let named)? = first["bundleId"], named.lowercased() != bundleID.lowercased() {
-            return .failure(.init(reason: "result is for another bundle id"))
-        }
-        guard case .number(let number)? = first["trackId"], let id = Int64(exactly: number),
-              (1...maxTrackID).contains(id) else {
-            return .failure(.init(reason: "trackId is missing or not a positive whole number"))
-        }
-        return .success(id)
+        ChannelDocuments.appStoreTrackID(body, bundleID: bundleID).mapError { .init(reason: $0.reason) }
+    }
+
+    /// A trackId the channel's lookup brought (the same exchange: docs/design.md,
+    /// "Asking the channel"), kept as if this lookup had made it.
+    package func remember(_ id: Int64, bundleID: String, country: String) {
+        guard let cc = StoreKind.countryCode(country), (1...Self.maxTrackID).contains(id) else { return }
+        let key = "\(endpoint) \(bundleID) \(cc)"
+        if readCache(key) != id { writeCache(key, id) }
     }
 
     // MARK: - cache

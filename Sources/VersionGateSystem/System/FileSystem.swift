@@ -65,10 +65,13 @@ package enum LockAttempt: Sendable {
 
 /// A held lock; dropping it releases it.
 package final class FileLock: Sendable {
+    /// The open file the lock is on (-1: none): a helper started with it
+    /// holds the lock on after this one is released.
+    package let descriptor: Int32
     private let release: @Sendable () -> Void
 
-    package init(release: @escaping @Sendable () -> Void) {
-        self.release = release
+    package init(descriptor: Int32 = -1, release: @escaping @Sendable () -> Void) {
+        (self.descriptor, self.release) = (descriptor, release)
     }
 
     deinit { release() }
