@@ -39,6 +39,48 @@ final class HelperProtocolTests: XCTestCase {
             trustedKeys: nil)))
         else { return XCTFail("not an update") }
         XCTAssertEqual(package.kind, .package(name: "vgdemo"))
+
+        var previous = ChannelEntry(key: "https://flathub.org flathub org.example.App amd64", architecture: "amd64")
+        (previous.served, previous.confirmedAt, previous.etag) = ("1.0.2", 1_800_000_000, "\"v1\"")
+        let ask = HelperRequest.ChannelAsk(
+            question: .snap(name: "demo", architecture: "arm64"),
+            request: HTTPRequest(url: "https://api.snapcraft.io/v2/snaps/info/demo?fields=version",
+                                 headers: [("Snap-Device-Series", "16"), ("If-None-Match", "\"v1\"")]),
+            limits: limits, previous: previous, now: 1_800_000_100, cacheHome: "/home/u/.cache", fileName: "channel-1.json")
+        guard case .channel(let askBack) = try roundTrip(.channel(ask)) else { return XCTFail("not a channel question") }
+        XCTAssertEqual(askBack.question, ask.question)
+        XCTAssertEqual(askBack.request.url, ask.request.url)
+        XCTAssertEqual(askBack.request.headers.map { "\($0.name): \($0.value)" },
+                       ["Snap-Device-Series: 16", "If-None-Match: \"v1\""])
+        XCTAssertEqual(askBack.limits, limits)
+        XCTAssertEqual(askBack.previous, previous)
+        XCTAssertEqual([askBack.cacheHome, askBack.fileName], ["/home/u/.cache", "channel-1.json"])
+        XCTAssertEqual(askBack.now, 1_800_000_100)
+        for question: ChannelQuestion in [.appStore(bundleID: "a.b", country: "de"), .flathub(appID: "org.x.Y"),
+                                          .apt(package: "demo", architecture: "riscv64")] {
+            XCTAssertEqual(ChannelQuestion(parts: question.parts), question)
+        }
+    }
+
+    func testMalformedChannelQuestionsAreRefused() throws {
+        let entry = String(decoding: ChannelEntry(key: "k", architecture: "amd64").encoded(), as: UTF8.self)
+        let whole: [(String, String)] = [
+            ("protocol", HelperRequest.protocolVersion), ("mode", "channel"), ("question", "flathub"), ("question", "x"),
+            ("url", "https://flathub.org/api/v2/appstream/x"), ("timeout_ms", "30000"), ("max_body_bytes", "1048576"),
+            ("key", "k"), ("architecture", "amd64"), ("previous", entry), ("now", "1"), ("cache_home", "/c"), ("file", "f"),
+        ]
+        func decoded(_ records: [(String, String)]) -> Bool {
+            var message = HelperMessage()
+            for (name, value) in records { message.add(name, value) }
+            if case .success = HelperRequest.decode(message) { return true }
+            return false
+        }
+        XCTAssertTrue(decoded(whole))
+        for index in whole.indices.dropFirst(2) {
+            XCTAssertFalse(decoded(whole.enumerated().filter { $0.offset != index }.map(\.element)), "without \(whole[index].0)")
+        }
+        XCTAssertFalse(decoded(whole.map { $0.0 == "architecture" ? ($0.0, "arm64") : $0 }), "an entry of another machine")
+        XCTAssertFalse(decoded(whole.map { $0.0 == "question" && $0.1 == "flathub" ? ($0.0, "snap") : $0 }))
     }
 
     func testMalformedRequestsAreRefused() throws {
