@@ -183,11 +183,11 @@ void vg_client_free(vg_client *client);
  *   "timeout_ms": 1-60000; default 3000.
  *       One deadline per call: a wait for another fetch, the fetch, the store lookup.
  *   "cache_ttl_s": 0-2592000; default 3600.
- *       How long a fetched config answers without network (a server max-age wins).
+ *       How long a fetched config, and a channel's answer, decide without network (a server max-age wins for a config).
  *   "max_stale_s": 0-2592000; default 86400.
- *       How old a cached config may be to answer when a fetch fails (a server stale-if-error wins, up to 24 h); 0 = never.
+ *       How old a cached config or channel answer may be to decide when a fetch fails or is backing off (a server stale-if-error wins, up to 24 h); 0 = never.
  *   "stale_while_revalidate_s": 0-2592000; default 604800.
- *       After cache_ttl_s, how long a cached config still answers at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first.
+ *       After cache_ttl_s, how long a cached config or channel answer still decides at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first.
  *   "background_refresh": process or off; default process.
  *       How that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first).
  *   "tls_ca_file": absolute path of a PEM file; default none.
