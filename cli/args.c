@@ -138,6 +138,7 @@ int vgcli_parse(vgcli_args *args, int argc, char **argv) {
         if (status) break;
         if (!matched) {
             if (strcmp(arg, "--json") == 0 && (allowed & VGCLI_OPT_JSON)) { args->json = 1; continue; }
+            if (strcmp(arg, "--check") == 0 && (allowed & VGCLI_OPT_CHECK)) { args->check = 1; continue; }
             if ((strcmp(arg, "--verbose") == 0 || strcmp(arg, "-v") == 0) && (allowed & VGCLI_OPT_VERBOSE)) {
                 args->verbose++;
                 continue;

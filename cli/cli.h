@@ -49,6 +49,7 @@ typedef struct vgcli_args {
     const char *verb;
     int help;
     int json;
+    int check;                  /* policy --check */
     int verbose;                /* --verbose (-v) given this many times */
     const char *version;        /* --version V (the app's) */
     const char *dialog;         /* --dialog */
@@ -99,6 +100,9 @@ int vgcli_exec(const vgcli_args *args);
 int vgcli_lint(const vgcli_args *args);
 int vgcli_simulate(const vgcli_args *args);
 int vgcli_refresh(const vgcli_args *args);
+int vgcli_policy(const vgcli_args *args);
+/* A warning on stderr for each administrator's policy file that does not count. */
+void vgcli_policy_warn(void);
 /* execv COMMAND (found on PATH when it has no slash); returns only on failure, with 126 or 127. */
 int vgcli_exec_command(char **command);
 
@@ -110,7 +114,7 @@ enum {
     VGCLI_OPT_JSON = 1 << 4, VGCLI_OPT_DIALOG = 1 << 5, VGCLI_OPT_STORE = 1 << 6, VGCLI_OPT_APP_ID = 1 << 7,
     VGCLI_OPT_COMMAND = 1 << 8, VGCLI_OPT_POSITIONAL = 1 << 9, VGCLI_OPT_VERBOSE = 1 << 10, VGCLI_OPT_VERSIONS = 1 << 11,
     VGCLI_OPT_MAYBE_VERSION = 1 << 12, /* --version allowed, not required */
-    VGCLI_OPT_EVENTS = 1 << 13
+    VGCLI_OPT_EVENTS = 1 << 13, VGCLI_OPT_CHECK = 1 << 14
 };
 
 /* One verb, declared once: the table is all the verbs there are. */

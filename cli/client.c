@@ -32,6 +32,8 @@ vg_client *vgcli_client(const vgcli_args *args, char *error, size_t error_size) 
     if (args->verbose > 0) {
         vg_client_set(client, "log_level", args->verbose > 1 ? "debug" : "info");
         vg_client_set_log_callback(client, log_to_stderr, NULL);
+    } else {
+        vgcli_policy_warn();   /* with --verbose, the library's log says it */
     }
     vgcli_events_attach(client, args->events);
     return client;

@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 static void line(const char *label, const char *value) {
@@ -96,6 +97,17 @@ int vgcli_explain(const vgcli_args *args) {
     field(result, "why (skip, remind, session):", "note");
     option(client, "remind_after_s:", "remind_after_s");
     line("", "explain records nothing (dry_run=1): the next launch is not affected");
+
+    printf("7. The administrator's policy (/etc/versiongate)\n");
+    field(result, "managed:", "managed");
+    char *effective = NULL, *problems = NULL;
+    if (vg_policy_report(&effective, &problems) == VG_OK) {
+        /* Which file set which key: "KEY = VALUE (FILE)" per line. */
+        for (char *key = strtok(effective, "\n"); key; key = strtok(NULL, "\n")) line("", key);
+        for (char *problem = strtok(problems, "\n"); problem; problem = strtok(NULL, "\n")) line("not counted:", problem);
+    }
+    vg_free(effective);
+    vg_free(problems);
 
     vg_result_free(result);
     vg_client_free(client);

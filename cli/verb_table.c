@@ -59,6 +59,19 @@ const vgcli_verb vgcli_verbs[] = {
      "Examples:\n"
      "  versiongate explain --source /usr/share/myapp/gate.json --version 1.0.40\n"
      "  versiongate explain --source firebase://my-project?api_key=K&app_id=A --version 1.0 --set locale=pt_BR\n"},
+    {"policy", vgcli_policy,
+     VGCLI_OPT_CHECK, 0,
+     "the administrator's policy on this machine, and with --check its problems",
+     "Usage: versiongate policy [--check]\n"
+     "Prints the effective policy of /etc/versiongate/policy.json and policy.d/ (its .json\n"
+     "files in name order), one line per key: KEY = VALUE (FILE); an app's own key as\n"
+     "apps.APP_ID.KEY. Exit 0, also with no policy. A file that does not count is named on\n"
+     "stderr. --check also prints each file it ignores (owner, mode, syntax, types), each key\n"
+     "it drops and each key it does not know, and exits 1 when there is any.\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate policy\n"
+     "  sudo versiongate policy --check\n"},
     {"compare", vgcli_compare,
      VGCLI_OPT_POSITIONAL, 2,
      "compare two versions: -1, 0 or 1",

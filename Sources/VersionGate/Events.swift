@@ -18,7 +18,7 @@ struct EventTarget: @unchecked Sendable {   // the host owns userdata and says i
 extension ResultFields {
     /// The result fields a `decided` event carries, in this order.
     static let decidedKeys = ["status", "rule", "reason", "min_required", "latest", "origin", "should_prompt",
-                              "channel", "channel_version"]
+                              "channel", "channel_version", "managed", "policy_files"]
 
     /// Those fields of `result` as the result's JSON writes them.
     static func members(_ keys: [String], of result: GateResult) -> [(String, JSONValue)] {
@@ -33,6 +33,7 @@ extension ResultValue {
         // Exact below 2^53 (JSONValue numbers are Doubles); no decided field is a number.
         case .number(let number): return number.map { .number(Double($0)) } ?? .null
         case .flag(let flag): return .bool(flag)
+        case .list(let items): return .array(items.map(JSONValue.string))
         }
     }
 }

@@ -9,13 +9,16 @@ enum ResultValue {
     case text(String?)
     case number(Int64?)
     case flag(Bool)
+    case list([String])
 
-    /// vg_result_get's form: numbers in decimal, booleans true/false, nil for null.
+    /// vg_result_get's form: numbers in decimal, booleans true/false, a
+    /// list one item per line, nil for null.
     var text: String? {
         switch self {
         case .text(let text): return text
         case .number(let number): return number.map { String($0) }
         case .flag(let flag): return flag ? "true" : "false"
+        case .list(let items): return items.joined(separator: "\n")
         }
     }
 }
@@ -46,6 +49,9 @@ enum ResultFields {
         ResultField(key: "latest") { .text($0.latest?.string) },
         ResultField(key: "latest_key") { key($0, GateConfig.latestKey) },
         ResultField(key: "locale") { .text($0.language) },
+        ResultField(key: "managed") { .flag($0.managed.isManaged) },
+        ResultField(key: "managed_message") { .text($0.managed.message) },
+        ResultField(key: "managed_url") { .text($0.managed.url) },
         ResultField(key: "message") { .text($0.message?.string) },
         ResultField(key: "min_required") { .text($0.minRequired?.string) },
         ResultField(key: "min_required_effective_at") {
@@ -55,6 +61,7 @@ enum ResultFields {
         ResultField(key: "min_required_key") { key($0, GateConfig.minRequiredKey) },
         ResultField(key: "note") { .text($0.note) },
         ResultField(key: "origin") { .text(LoadedConfig.Origin.name($0.origin)) },
+        ResultField(key: "policy_files") { .list($0.managed.files) },
         ResultField(key: "reason") { .text($0.reason.string) },
         ResultField(key: "release_notes") { .text($0.releaseNotes?.string) },
         ResultField(key: "rollout_bucket") { .number($0.decision.rolloutBucket.map(Int64.init)) },
@@ -89,6 +96,7 @@ enum ResultFields {
             case .text(let text): json.member(field.key, text)
             case .number(let number): json.member(field.key, number)
             case .flag(let flag): json.member(field.key, flag)
+            case .list(let items): json.member(field.key, .array(items.map(JSONValue.string)))
             }
         }
         json.endObject()

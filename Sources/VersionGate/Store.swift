@@ -44,7 +44,7 @@ public func vg_client_open_url(_ client: OpaquePointer?, _ url: UnsafePointer<CC
         handle.lastError.withLock { $0 = CText("url is NULL or not valid UTF-8") }
         return VG_EINVAL.rawValue
     }
-    let opened = URLOpener.open(text, policy: handle.client.settings.options.urlPolicy)
+    let opened = URLOpener.open(text, policy: handle.client.urlPolicy)
     let code = code(of: opened)
     handle.lastError.withLock { $0 = code == VG_OK.rawValue ? nil : CText(opened.message) }
     return code

@@ -21,6 +21,11 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
     let target = handle.eventTarget.withLock { $0 }
     let latest: (String, JSONValue) = ("latest", EventJSON.text(gateResult.latest?.string))
     let settings = handle.client.updateSettings
+    // docs/design.md, "The administrator's policy": nothing installed, not even asked for.
+    if let refusal = settings.refusal {
+        out.pointee = vg_update_outcome(rawValue: UInt32(UpdateOutcome.refused.rawValue))
+        return refuse(handle, GateFailure(.update, refusal))
+    }
     let found = InPlaceUpdate.kind(distroPackage: settings.distroPackage, program: settings.program,
                                    version: gateResult.current)
     let kind = try? found.get()

@@ -43,6 +43,8 @@ def as_text(value):
         return None
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list):
+        return "\n".join(value)
     return str(value)
 
 
@@ -67,7 +69,7 @@ def test_vg_result_get_is_the_json_for_every_key(result, lib):
     for key, value in document.items():
         got = lib.vg_result_get(result._h(), key.encode())
         assert (None if got is None else got.decode()) == as_text(value), key
-        expected_type = {str: "text", int: "number", bool: "boolean"}.get(type(value))
+        expected_type = {str: "text", int: "number", bool: "boolean", list: "list"}.get(type(value))
         assert value is None or types[key] == expected_type, (key, value)
     for stranger in ("", "Status", "status ", "reasons", "min_required_version_linux", "rule\n"):
         assert lib.vg_result_get(result._h(), stranger.encode()) is None, stranger

@@ -42,7 +42,7 @@ import logging
 import os
 from ctypes import POINTER, c_char_p, c_int, c_void_p
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any, Callable, List, Mapping, Optional, Union
 
 __all__ = [
     "Client",
@@ -425,8 +425,10 @@ class _Handle:
 def _field(key: str, kind: str, doc: str) -> property:
     """A Result property that reads one field of the schema by its JSON key
     (vg_result_get), typed as declarations/result_fields.decl says."""
-    def read(self) -> Union[str, int, bool, None]:
+    def read(self) -> Union[str, int, bool, List[str], None]:
         text = self.get(key)
+        if kind == "list":
+            return text.split("\n") if text else []
         if text is None or kind == "text":
             return text
         return int(text) if kind == "number" else text == "true"
@@ -526,7 +528,7 @@ class Result(_Handle):
     def rule(self) -> str:
         """``vg_result_rule``: the rule that decided ("blocked", "below_minimum",
         "grace_period", "below_latest", "outside_rollout", "up_to_date",
-        "fail_open", "requirements_unmet", "channel_behind"; more may be added)."""
+        "fail_open", "requirements_unmet", "channel_behind", "policy"; more may be added)."""
         return _decode(vg_result_rule(self._h()))
 
     def get(self, key: str) -> Optional[str]:
@@ -546,11 +548,15 @@ class Result(_Handle):
     fetch_error_message = _field('fetch_error_message', 'text', "The failed fetch's message, or null.")
     latest_key = _field('latest_key', 'text', 'The key latest came from, e.g. "latest_version_linux" (1.2), or null.')
     locale = _field('locale', 'text', 'The language of the texts, e.g. "de".')
+    managed = _field('managed', 'boolean', "Whether an administrator's policy file counted (1.4).")
+    managed_message = _field('managed_message', 'text', "The administrator's message for this app (1.4), or null.")
+    managed_url = _field('managed_url', 'text', "The administrator's https link for this app (1.4), or null.")
     min_required_effective_at = _field('min_required_effective_at', 'text', 'When the minimum takes effect (RFC 3339), or null.')
     min_required_effective_at_key = _field('min_required_effective_at_key', 'text', "The key of the minimum's effective time (1.2), or null.")
     min_required_key = _field('min_required_key', 'text', 'The key min_required came from, e.g. "min_required_version_linux" (1.2), or null.')
     note = _field('note', 'text', 'Why a prompt is or is not shown now, or null.')
     origin = _field('origin', 'text', '"local_document", "fresh_fetch", "cache_hit", "stale_cache" (a refresh runs behind it), "cache_after_error", "embedded_default" or "none".')
+    policy_files = _field('policy_files', 'list', "The administrator's policy files that counted, in reading order (1.4).")
     reason = _field('reason', 'text', 'The decision for people, e.g. "1.0.40 is in blocked_versions_linux".')
     rollout_bucket = _field('rollout_bucket', 'number', "This installation's bucket (0-99) when a staged rollout decided, or null.")
     rollout_percent = _field('rollout_percent', 'number', "The staged rollout's percent when it decided, or null.")

@@ -52,9 +52,9 @@ extern "C" {
  * Every function carries the symbol version of the release that added it
  * (VERSIONGATE_1.0 to VERSIONGATE_1.3: scripts/exports.map). */
 #define VG_VERSION_MAJOR 1
-#define VG_VERSION_MINOR 3
+#define VG_VERSION_MINOR 4
 #define VG_VERSION_PATCH 0
-#define VG_VERSION_STRING "1.3.0"
+#define VG_VERSION_STRING "1.4.0"
 #define VG_VERSION_NUMBER \
     (VG_VERSION_MAJOR * 10000 + VG_VERSION_MINOR * 100 + VG_VERSION_PATCH)
 
@@ -451,6 +451,19 @@ int vg_open_url(const char *url);
  * >= 10300; symbol version VERSIONGATE_1.3). */
 int vg_client_open_url(vg_client *client, const char *url);
 
+/* The administrator's policy on this machine (docs/administrators.md), as
+ * root's files say it now: /etc/versiongate/policy.json, then the .json
+ * files of /etc/versiongate/policy.d in name order.
+ *  effective: receives one line per key that counts, "KEY = VALUE (FILE)"
+ *             (an app's own key as "apps.APP_ID.KEY"), "" with no policy;
+ *             free with vg_free.
+ *  problems:  receives one line per file ignored ("FILE: ignored: WHY"),
+ *             key dropped and key unknown, "" with none; free with vg_free.
+ * Returns VG_OK, VG_EINVAL for a NULL argument (then nothing is written),
+ * VG_ENOMEM. Reads the files at each call; thread-safe. Since 1.4
+ * (VG_VERSION_NUMBER >= 10400; symbol version VERSIONGATE_1.4). */
+int vg_policy_report(char **effective, char **problems);
+
 /* ------------------------------------------------------------------ */
 /* Result (immutable; every getter accepts NULL and then returns the    */
 /* UP_TO_DATE / NULL answer). Strings are owned by the result and valid */
@@ -509,7 +522,9 @@ const char *vg_result_latest(const vg_result *result);
  *   "requirements_unmet" below latest, whose latest_version_<platform>_requires
  *                      this system does not meet: UP_TO_DATE
  *   "channel_behind"   below the minimum, which the user's own channel (the
- *                      "channel" field) does not serve this system yet: OPTIONAL (1.2)
+ *                      "channel" field) does not serve this system yet: OPTIONAL (1.3)
+ *   "policy"           below the minimum, which the administrator's policy accepts
+ *                      ("mandatory": "warn"; the "policy_files" field): OPTIONAL (1.4)
  * The result's "reason" field says the same for people, naming the numbers. */
 const char *vg_result_rule(const vg_result *result);
 
@@ -533,6 +548,9 @@ const char *vg_result_rule(const vg_result *result);
  *   latest                     text    vg_result_latest
  *   latest_key                 text    the key latest came from, e.g. "latest_version_linux" (1.2), or null
  *   locale                     text    the language of the texts, e.g. "de"
+ *   managed                    boolean whether an administrator's policy file counted (1.4)
+ *   managed_message            text    the administrator's message for this app (1.4), or null
+ *   managed_url                text    the administrator's https link for this app (1.4), or null
  *   message                    text    vg_result_message
  *   min_required               text    vg_result_min_required
  *   min_required_effective_at  text    when the minimum takes effect (RFC 3339), or null
@@ -542,6 +560,7 @@ const char *vg_result_rule(const vg_result *result);
  *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
  *                                      "stale_cache" (a refresh runs behind it),
  *                                      "cache_after_error", "embedded_default" or "none"
+ *   policy_files               list    the administrator's policy files that counted, in reading order (1.4)
  *   reason                     text    the decision for people, e.g. "1.0.40 is in blocked_versions_linux"
  *   release_notes              text    vg_result_release_notes
  *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null

@@ -22,6 +22,9 @@ package struct ClientOptions: Sendable, Equatable {
     package var remindAfterSeconds: Int64 = 0
     /// Checks say whether they would prompt but record nothing (explain).
     package var dryRun = false
+    /// Not an option: the administrator's policy file that allows no network
+    /// (docs/design.md, "The administrator's policy"); nil when it may be used.
+    package var networkForbiddenBy: String?
     /// Where a check without a version reads the installed one; nil: it must be passed.
     package var installedVersionFrom: InstalledVersionSource?
 

@@ -15,6 +15,9 @@
 ///    installations in its rollout (`Rollout`); the others are UP_TO_DATE.
 /// 5. A MANDATORY below the minimum whose user's channel does not serve it
 ///    yet is OPTIONAL (`judged(by:)`; docs/design.md, "Asking the channel").
+/// 6. A MANDATORY below the minimum that the administrator's policy accepts
+///    (`mandatory: warn`) is OPTIONAL (`accepted(byPolicy:)`; docs/design.md,
+///    "The administrator's policy").
 package struct Decision: Sendable {
     package let status: GateStatus
     package let rule: GateRule
@@ -39,6 +42,8 @@ package struct Decision: Sendable {
     package let unmet: Requirements.Unmet?
     /// What the user's channel said, when the decision asked it.
     package let channel: ChannelAnswer?
+    /// The administrator's policy file that accepted a MANDATORY (rule policy).
+    package let policyFile: String?
     /// Below the minimum, and this system cannot run it.
     package var minimumUnsupported: Bool { unmet != nil && (rule == .belowMinimum || rule == .gracePeriod) }
 
@@ -98,11 +103,22 @@ package struct Decision: Sendable {
 
     private init(_ status: GateStatus, _ rule: GateRule, _ current: VersionText?, _ failure: GateFailure?,
                  snapshot: GateSnapshot?, requiredFrom: Int64? = nil, rolloutPercent: Int? = nil,
-                 rolloutBucket: Int? = nil, unmet: Requirements.Unmet? = nil, channel: ChannelAnswer? = nil) {
+                 rolloutBucket: Int? = nil, unmet: Requirements.Unmet? = nil, channel: ChannelAnswer? = nil,
+                 policyFile: String? = nil) {
         (self.status, self.rule, self.current, self.failure) = (status, rule, current, failure)
         (self.snapshot, self.requiredFrom, self.rolloutPercent, self.rolloutBucket, self.unmet) =
             (snapshot, requiredFrom, rolloutPercent, rolloutBucket, unmet)
-        self.channel = channel
+        (self.channel, self.policyFile) = (channel, policyFile)
+    }
+
+    /// This decision under an administrator's `mandatory: warn` (from
+    /// `file`): OPTIONAL when it blocks below the minimum; nil when it does
+    /// not block, or blocks a version the kill switch names, or a minimum
+    /// the operator made strict: those stand.
+    package func accepted(byPolicy file: String) -> Decision? {
+        guard case .mandatory = status, case .belowMinimum = rule, let snapshot, !snapshot.strictMinimum else { return nil }
+        return Decision(.optional, .policy, current, failure, snapshot: snapshot, unmet: unmet, channel: channel,
+                        policyFile: file)
     }
 
     /// Whether this decision asks the user's channel before it blocks: below
@@ -174,6 +190,9 @@ package struct Decision: Sendable {
         case .channelBehind:
             return "\(current) is below \(minimum)" + (channel.map(channelText) ?? "")
                 + ": not yet available for this system, so this version may be used until it is"
+        case .policy:
+            return "\(current) is below \(minimum)" + unsupported + (channel.map(channelText) ?? "")
+                + "; the administrator's policy (\(policyFile ?? "")) accepts it: mandatory warn"
         case .gracePeriod:
             return "\(current) is below \(minimum), required from \(RFC3339.text(requiredFrom ?? 0))" + unsupported
         case .requirementsUnmet:

@@ -21,6 +21,9 @@ package enum GateRule: Int, Sendable, CaseIterable {
     /// Below the minimum, but the user's channel does not serve it yet for
     /// this system: OPTIONAL (docs/design.md, "Asking the channel").
     case channelBehind
+    /// Below the minimum, but the administrator's policy accepts it
+    /// (`mandatory: warn`): OPTIONAL (docs/design.md, "The administrator's policy").
+    case policy
 
     /// As the JSON, the header and vg_result_rule spell it; static storage,
     /// so a C caller may keep the pointer forever.
@@ -35,6 +38,7 @@ package enum GateRule: Int, Sendable, CaseIterable {
         case .failOpen: return "fail_open"
         case .requirementsUnmet: return "requirements_unmet"
         case .channelBehind: return "channel_behind"
+        case .policy: return "policy"
         }
     }
 

@@ -42,6 +42,23 @@ package struct StoreURLPolicy: Sendable, Equatable {
         }
     }
 
+    /// nil when `url` is an https URL of a valid shape to any host: the
+    /// administrator's link (docs/design.md, "The administrator's policy"),
+    /// which no operator's host list limits.
+    package static func anyHostHTTPSRefusal(_ url: String) -> String? {
+        guard url.lowercased().hasPrefix("https://") else { return "not an https URL" }
+        return StoreURLPolicy(allowedSchemes: [], allowedHosts: []).allowing(https: url).refusal(of: url)
+    }
+
+    /// This policy, and `url`'s https host as well.
+    package func allowing(https url: String) -> StoreURLPolicy {
+        guard url.lowercased().hasPrefix("https://") else { return self }
+        var wider = self
+        wider.allowedSchemes.insert("https")
+        wider.allowedHosts.insert(URLAuthority(afterSlashes: url.dropFirst("https://".count)).text.lowercased())
+        return wider
+    }
+
     // MARK: - per scheme
 
     private func httpsRefusal(_ rest: String) -> String? {

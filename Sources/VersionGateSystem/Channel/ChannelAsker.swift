@@ -80,6 +80,11 @@ package struct ChannelAsker: Sendable {
         }
         let key = cacheKey(question)
         let entry = read(cache, key: key) ?? ChannelEntry(key: key, architecture: Self.architecture)
+        if let file = options.networkForbiddenBy {
+            // docs/design.md, "The administrator's policy": what is cached decides, whatever its age.
+            return entry.served == nil ? said.problem("not asked: the administrator's policy (\(file)) allows no network")
+                : said.answer(entry, self, cache)
+        }
         switch use(of: entry, at: now) {
         case .fresh:
             log?.add(.debug, "channel \(question.channel): cached answer \(entry.served ?? "") is fresh "

@@ -7,11 +7,21 @@ package final class GateClient: Sendable {
     /// Options and the source they select, replaced whole by `set`: a check
     /// takes one reference instead of copying every option out of the lock.
     private final class State: Sendable {
+        /// The options as set, and as the administrator's policy leaves them.
+        let requested: ClientOptions
         let options: ClientOptions
         /// nil when the options select none: `sourceFailure` says why.
         let source: (any ConfigSource)?
         let sourceFailure: GateFailure?
-        init(_ options: ClientOptions, network: NetworkPlace) {
+        let managed: ManagedFacts
+        init(_ requested: ClientOptions, network: NetworkPlace, policy: AdministratorPolicy) {
+            self.requested = requested
+            let keys = policy.keys(appID: requested.appID)
+            managed = policy.isManaged ? ManagedFacts(keys: keys, files: policy.files) : .none
+            var options = requested
+            // docs/design.md, "The administrator's policy": its source for every app, and no network.
+            if let source = keys.source { try? options.set("source", source.value) }
+            options.networkForbiddenBy = keys.network.flatMap { $0.value ? nil : $0.file }
             self.options = options
             switch SourceFactory.make(options, network: network) {
             case .success(let source): (self.source, sourceFailure) = (source, nil)
@@ -27,7 +37,12 @@ package final class GateClient: Sendable {
         var settings: State
         var frame: ResultFrame?
     }
-    private let state = Mutex(Current(settings: State(ClientOptions(), network: .helper)))
+    private let state: Mutex<Current>
+    /// Root's policy files, read once when the client is made (an
+    /// administrator's change counts from the next launch).
+    package let policy: PolicyReading
+    /// Whether the ignored files were told to a log yet (once per client).
+    private let policyTold = Mutex(false)
     private let storeLocator = StoreLocator()
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
@@ -37,6 +52,8 @@ package final class GateClient: Sendable {
         // Its XDG homes from here on: resolved once, not at every file.
         system.environment = system.environment.capturingDirectories()
         self.system = system
+        policy = PolicyFiles.read()
+        state = Mutex(Current(settings: State(ClientOptions(), network: system.network, policy: policy.policy)))
         // Read here, once, not in the first block's check (a stat and its allocations).
         _ = InPlaceUpdate.isFlatpak
     }
@@ -46,9 +63,11 @@ package final class GateClient: Sendable {
     /// so a rebuild loses nothing.
     package func set(_ key: String, _ value: String?) throws(GateFailure) {
         try state.withLock { (current: inout Current) throws(GateFailure) in
-            var options = current.settings.options
+            var options = current.settings.requested
             try options.set(key, value)
-            if options != current.settings.options { current = Current(settings: State(options, network: system.network)) }
+            if options != current.settings.requested {
+                current = Current(settings: State(options, network: system.network, policy: policy.policy))
+            }
         }
     }
 
@@ -56,6 +75,9 @@ package final class GateClient: Sendable {
     /// problem is a fail-open result that says why.
     /// What happened on the way is added to `log`, if given.
     package func check(current: UnsafeBufferPointer<UInt8>, log: CallLog? = nil) -> GateResult {
+        if let log, !policy.warnings.isEmpty, policyTold.withLock({ told in defer { told = true }; return !told }) {
+            for warning in policy.warnings { log.add(.warning, warning) }
+        }
         let result = decide(current: current, system: system, log: log)
         log?.record(result)
         return result
@@ -64,20 +86,21 @@ package final class GateClient: Sendable {
     /// What an update in place needs of the options: each request's
     /// timeout and CA file, where a GitHub release is asked, the trusted keys.
     package var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?, distroPackage: String?,
-                                 program: String?) {
-        let options = state.withLock { $0.settings.options }
+                                 program: String?, refusal: String?) {
+        let settings = state.withLock { $0.settings }
+        let options = settings.options
         var limits = TransportLimits()
         limits.timeoutMs = options.timeoutMs
         limits.caFile = options.tlsCAFile
         return (limits, options.gitHubAPIEndpoint, options.assignments["trusted_keys"], options.distroPackage,
-                options.program)
+                options.program, settings.managed.noUpdateInPlace)
     }
 
     /// What the log callback hears (option `log_level`).
     /// The option as text: as set, else its default; nil when unset with
     /// none (ClientOptions.value).
     package func option(_ key: String) throws(GateFailure) -> String? {
-        let options = state.withLock { $0.settings.options }
+        let options = state.withLock { $0.settings.requested }
         return try options.value(key)
     }
 
@@ -95,7 +118,7 @@ package final class GateClient: Sendable {
         guard let source = settings.source else {
             return GateResult(failOpen: settings.noSource,
                               language: system.environment.language(option: settings.options.locale),
-                              current: Version(bytes: current)?.trimmedText)
+                              current: Version(bytes: current)?.trimmedText, managed: settings.managed)
         }
         // A cached local document answers after one stat, without a request.
         let loaded: LoadedConfig
@@ -111,7 +134,7 @@ package final class GateClient: Sendable {
             case .failure(let failure):
                 return GateResult(failOpen: failure,
                                   language: system.environment.language(option: settings.options.locale),
-                                  source: source.name, current: request.appVersion)
+                                  source: source.name, current: request.appVersion, managed: settings.managed)
             }
         }
         let snapshot = loaded.snapshot
@@ -122,7 +145,9 @@ package final class GateClient: Sendable {
             return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
         }, facts: { SystemFactsReader.current })
         // A let, moved into the result: a var here cost every check a copy.
-        let decision = decided.asksChannel ? judged(decided, settings, system, deadline.get(), log) : decided
+        let judged = decided.asksChannel ? judged(decided, settings, system, deadline.get(), log) : decided
+        let decision = settings.managed.keys.mandatory.flatMap { $0.value == .warn ? judged.accepted(byPolicy: $0.file) : nil }
+            ?? judged
         // Switches, not ==: these enums' == is a generic call.
         var shouldPrompt = false
         var sessionNote: String?
@@ -133,8 +158,12 @@ package final class GateClient: Sendable {
             shouldPrompt = true
             prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
         case .optional:
-            let claim = claim(decision, frame, settings, system)
-            (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
+            if let quiet = settings.managed.keys.optionalPrompts, !quiet.value {
+                sessionNote = "the administrator's policy (\(quiet.file)) shows no OPTIONAL prompt"
+            } else {
+                let claim = claim(decision, frame, settings, system)
+                (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
+            }
             prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
         }
         // An invalid version fails open with its own failure; else the frame's.
@@ -146,7 +175,7 @@ package final class GateClient: Sendable {
                           locale: prompt?.locale,
                           store: prompt?.store,
                           graceMessage: prompt?.grace, loaded: loaded,
-                          note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note)
+                          note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note, managed: settings.managed)
     }
 
     /// `decision` once the user's channel answered, as it was when none is
@@ -268,6 +297,13 @@ package final class GateClient: Sendable {
                                               country: StoreLocator.country(options, environment), deadline: deadline)
         log?.record(storeNote: resolution.note, refused: resolution.refusedSome)
         return resolution
+    }
+
+    /// The client's URL policy, and the administrator's link, which no
+    /// operator's host list limits (docs/design.md, "The administrator's policy").
+    package var urlPolicy: StoreURLPolicy {
+        let settings = state.withLock { $0.settings }
+        return settings.managed.url.map { settings.options.urlPolicy.allowing(https: $0) } ?? settings.options.urlPolicy
     }
 
     /// The options and the name of the source they select (skip-version).

@@ -23,6 +23,8 @@ package final class GateResult: Sendable {
     /// The config the decision came from; nil when none decided.
     private let loaded: LoadedConfig?
     package let note: String?
+    /// The administrator's policy for this client's app (docs/design.md, "The administrator's policy").
+    package let managed: ManagedFacts
     /// vg_result_get's answers, the reason and the JSON (`jsonKey`), by key,
     /// made on first use and kept for the result's life (the C caller holds
     /// the pointers; most launchers never ask).
@@ -34,7 +36,7 @@ package final class GateResult: Sendable {
     /// language is then read from the client's environment when asked); `store` too.
     package init(decision: consuming Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
                  errorMessage: CText?, locale: LocaleFrame?, store: StoreAnswer?,
-                 graceMessage: CText?, loaded: LoadedConfig, note: String?) {
+                 graceMessage: CText?, loaded: LoadedConfig, note: String?, managed: ManagedFacts) {
         self.decision = decision
         self.shouldPrompt = shouldPrompt
         self.frame = frame
@@ -45,10 +47,12 @@ package final class GateResult: Sendable {
         self.errorMessage = errorMessage
         self.loaded = loaded
         self.note = note
+        self.managed = managed
     }
 
     /// UP_TO_DATE because of `failure`: nothing else is known.
-    package init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil) {
+    package init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil,
+                 managed: ManagedFacts = .none) {
         decision = Decision(failOpen: failure, current: current)
         shouldPrompt = false
         frame = ResultFrame(failOpen: failure, source: source, language: language)
@@ -56,6 +60,7 @@ package final class GateResult: Sendable {
         self.failure = failure
         errorMessage = frame.errorMessage
         (loaded, note) = (nil, nil)
+        self.managed = managed
     }
 
     /// Where the config came from; nil when none decided.
@@ -86,7 +91,7 @@ package final class GateResult: Sendable {
         // Required, but not offered here yet (docs/design.md, "Asking the channel").
         if case .channelBehind = rule { return locale.texts.channelMessage }
         switch status {
-        case .mandatory: return locale.updateMessage ?? locale.texts.mandatoryMessage
+        case .mandatory: return managedMessage ?? locale.updateMessage ?? locale.texts.mandatoryMessage
         case .optional: return graceMessage ?? locale.updateMessage ?? locale.texts.optionalMessage
         case .upToDate: return nil
         }
@@ -97,9 +102,19 @@ package final class GateResult: Sendable {
     package var actionLabel: CText? { status == .upToDate ? nil : locale?.texts.updateLabel }
     package var dismissLabel: CText? { status == .optional ? locale?.texts.laterLabel : nil }
     package var skipLabel: CText? { status == .optional ? locale?.texts.skipLabel : nil }
-    package var storeURL: CText? { store?.url }
+    /// A MANDATORY shows the administrator's link instead of the store's,
+    /// or none when the administrator gave only a message.
+    package var storeURL: CText? {
+        guard status == .mandatory, managed.replacesStore else { return store?.url }
+        return managed.url.map { url in text(for: "managed_url") { url } }
+    }
+
+    /// The administrator's message, for a MANDATORY prompt.
+    private var managedMessage: CText? { managed.message.map { message in text(for: "managed_message") { message } } }
     /// An https page for when no handler opens `storeURL`'s scheme.
-    package var storeWebFallback: String? { store?.resolution.webFallback }
+    package var storeWebFallback: String? {
+        status == .mandatory && managed.replacesStore ? nil : store?.resolution.webFallback
+    }
     /// Why a store URL was refused or a fallback used.
     package var storeNote: String? { store?.resolution.note }
     /// Whether the URL policy refused a candidate store URL.

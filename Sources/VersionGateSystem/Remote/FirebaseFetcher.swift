@@ -12,7 +12,7 @@ package struct FirebaseFetcher: ConfigFetcher {
     package let installationsEndpoint: String
 
     /// Sent as sdkVersion to both services, which only record it.
-    package static let sdkVersion = "versiongate-1.3.0"
+    package static let sdkVersion = "versiongate-1.4.0"
 
     package init(projectID: String, apiKey: String, appID: String, packageName: String?,
          endpoint: String = "https://firebaseremoteconfig.googleapis.com",

@@ -30,6 +30,9 @@ package final class RemoteSource: ConfigSource {
         package var backgroundRefresh: ClientOptions.BackgroundRefresh
         /// The client's options as `key=value`, for the helper's request.
         package var assignments: [String]
+        /// The administrator's policy file that allows no network: then only
+        /// the cache decides, whatever its age, else the defaults.
+        package var networkForbiddenBy: String?
 
         package init(_ options: ClientOptions, network: NetworkPlace) {
             cacheTTLSeconds = options.cacheTTLSeconds
@@ -42,6 +45,7 @@ package final class RemoteSource: ConfigSource {
             staleWhileRevalidateSeconds = options.staleWhileRevalidateSeconds
             backgroundRefresh = options.backgroundRefresh
             assignments = options.assignmentList
+            networkForbiddenBy = options.networkForbiddenBy
             self.network = network
         }
     }
@@ -78,6 +82,14 @@ package final class RemoteSource: ConfigSource {
         var request = request
         request.boot = request.bootClock()   // once per load; local documents never pay for it
         let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
+        if let file = settings.networkForbiddenBy {
+            let failure = GateFailure(.network, "\(name): not fetched: the administrator's policy (\(file)) allows no network")
+            guard let hit = cached(cacheDirectory) else { return fallback(nil, failure, request) }
+            let fresh = isFresh(hit.entry, at: request)
+            request.log?.add(.info, "\(name): deciding from the cache (\(age(of: hit.entry, at: request) ?? 0) s old): "
+                             + failure.message)
+            return .success(loaded(hit, fresh ? .cacheHit : .cacheAfterError, at: request, fetchFailure: fresh ? nil : failure))
+        }
         if let hit = cached(cacheDirectory) {
             switch use(of: hit.entry, at: request) {
             case .fresh:
@@ -107,6 +119,9 @@ package final class RemoteSource: ConfigSource {
     /// burst lock, backoff, signature and rollback rules as a check's fetch:
     /// what `vg_client_refresh` and a background refresh run.
     package func revalidate(_ request: LoadRequest) -> Result<LoadedConfig.Origin, GateFailure> {
+        if let file = settings.networkForbiddenBy {
+            return .failure(GateFailure(.network, "\(name): not refreshed: the administrator's policy (\(file)) allows no network"))
+        }
         switch fetch(request, mode: .refresh) {
         case .success(let fetched):
             _ = remember(fetched)

@@ -62,7 +62,7 @@ package final class StoreLocator: Sendable {
 
     private static func lookup(_ options: ClientOptions, _ environment: CheckEnvironment,
                                _ files: any FileSystem, _ deadline: Deadline) -> AppStoreLookup? {
-        guard options.store == .appstore else { return nil }
+        guard options.store == .appstore, options.networkForbiddenBy == nil else { return nil }
         var limits = TransportLimits()
         limits.timeoutMs = deadline.remainingMilliseconds
         limits.caFile = options.tlsCAFile
