@@ -62,6 +62,7 @@ __all__ = [
     "library_version",
     "lint",
     "open_url",
+    "policy_report",
     "store_url",
     "strerror",
 ]
@@ -258,6 +259,8 @@ vg_client_open_url = _declare("vg_client_open_url", c_int, [_vg_client_p, c_char
 
 # Lint: the problems come back through char **out (_take_string).
 vg_lint = _declare("vg_lint", c_int, [POINTER(c_void_p), c_char_p, c_char_p])
+# The administrator's policy: two char **out (_take_string).
+vg_policy_report = _declare("vg_policy_report", c_int, [POINTER(c_void_p), POINTER(c_void_p)], _errcheck_code)
 
 # Logging. The message is valid only during the callback: c_char_p copies it.
 _vg_log_fn = ctypes.CFUNCTYPE(None, c_int, c_char_p, c_void_p)
@@ -822,6 +825,15 @@ def lint(path: PathLike, platforms: Optional[str] = None) -> list[str]:
     if code not in (Error.OK, Error.ECONFIG) or text is None:
         raise VersionGateError(code)
     return text.splitlines()
+
+
+def policy_report() -> tuple[list[str], list[str]]:
+    """The administrator's policy as root's files say it now
+    (vg_policy_report): its lines "KEY = VALUE (FILE)", and the problems
+    (files ignored, keys dropped or unknown), one per line."""
+    effective, problems = c_void_p(None), c_void_p(None)
+    vg_policy_report(ctypes.byref(effective), ctypes.byref(problems))
+    return (_take_string(effective) or "").splitlines(), (_take_string(problems) or "").splitlines()
 
 
 def events_funnel(path: PathLike) -> str:
