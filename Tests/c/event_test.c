@@ -113,7 +113,7 @@ static void test_decided(void)
     CHECK(strstr(h.text, "\"status\":\"MANDATORY\",\"rule\":\"below_minimum\","
                          "\"reason\":\"1.0.38 is below min_required_version_linux 1.0.39\","
                          "\"min_required\":\"1.0.39\",\"latest\":\"1.0.41\",\"origin\":\"local_document\","
-                         "\"should_prompt\":true,\"channel\":null,\"channel_version\":null}\n") != NULL);
+                         "\"should_prompt\":true,\"channel\":null,\"channel_version\":null,\"managed\":false,\"policy_files\":[]}\n") != NULL);
     CHECK(state_files("confirm-") == 1);           /* a prompt heard is recorded */
     check_once(client, "1.0.37");                  /* older than the prompted 1.0.38: not an update */
     check_once(client, "not a version");

@@ -260,14 +260,15 @@ fi
 # writable inputs Swift emits into RELRO); every relative relocation
 # dirties its page at load (17,035 when this bound was set at 17,500, 17,281
 # with the background refresh, the AppStream reader and the requirements,
-# 17,499 with the events of 1.1; raised to 18,000 then: a module linked in by
-# a stray call adds thousands, e.g. _StringProcessing; DT_RELR is not
+# 17,499 with the events of 1.1; raised to 18,000 then, and to 18,500 with
+# 1.4's channel cache and administrator's policy, 18,128: a module linked in
+# by a stray call adds thousands, e.g. _StringProcessing; DT_RELR is not
 # allowed, "Portable build"), so such a module shows;
 # the faults of dlopen + one check (Tests/c/cold_faults.c, getrusage) were
 # 154-162 before the code and data were ordered (scripts/cold-start.order)
 # and zero-initialised data stored in .data (scripts/layout.lds), 111-116
 # after, on a 4 kB-page x86_64 kernel with 64 kB fault-around.
-MAX_RELATIVE=18000
+MAX_RELATIVE=18500
 MAX_COLD_FAULTS=130
 rodata_flags=$(readelf -SW "$LIB" | sed -n 's/.*\] \.rodata  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *[0-9a-f]*  *[0-9a-f]*  *\([A-Za-z]*\) .*/\1/p')
 if [ -z "$rodata_flags" ]; then

@@ -61,7 +61,7 @@ package enum PolicyFiles {
 
     /// The file's layer; nil when it does not exist.
     private static func load(_ path: String) -> Result<PolicyLayer, PolicyLayer.Refusal>? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        let fd = vg_system_open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else {
             if systemErrno == ENOENT { return nil }
             if systemErrno == ELOOP { return .failure(.init("a symbolic link, not a regular file")) }
