@@ -11,6 +11,7 @@ typedef struct _GVariant GVariant;
 typedef struct _GDBusConnection GDBusConnection;
 typedef struct _GUnixFDList GUnixFDList;
 typedef struct _GMainContext GMainContext;
+typedef struct _GProxyResolver GProxyResolver;
 /* A GVariantType is its type string (GLib's G_VARIANT_TYPE is a cast). */
 typedef char GVariantType;
 /* GLib's GError, whose layout is part of its ABI. */
@@ -70,6 +71,9 @@ struct vgp_gio {
     const char *(*variant_get_string)(GVariant *value, size_t *length);
     const char *(*variant_get_type_string)(GVariant *value);
     void (*variant_unref)(GVariant *value);
+    GProxyResolver *(*proxy_resolver_get_default)(void);
+    char **(*proxy_resolver_lookup)(GProxyResolver *resolver, const char *uri, void *cancellable, GError **error);
+    void (*strfreev)(char **strings);
 };
 
 /* GIO loaded and resolved (once per process); NULL with `why` filled when

@@ -44,6 +44,9 @@ static const vgh_symbol symbols[] = {
     SLOT("g_variant_get_string", variant_get_string),
     SLOT("g_variant_get_type_string", variant_get_type_string),
     SLOT("g_variant_unref", variant_unref),
+    SLOT("g_proxy_resolver_get_default", proxy_resolver_get_default),
+    SLOT("g_proxy_resolver_lookup", proxy_resolver_lookup),
+    SLOT("g_strfreev", strfreev),
 };
 #undef SLOT
 

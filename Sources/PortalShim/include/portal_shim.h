@@ -52,4 +52,10 @@ void vgp_package_update(vgp_outcome *out, const char *name, unsigned max_seconds
 int vgp_spawn_latest(const char *cwd, char *const argv[], const int fds[3], int *exit_status,
                      char *message, size_t message_size);
 
+/* The desktop's proxy for `url` (GIO's default GProxyResolver): the first
+ * answer libcurl can use, as a URI ("http://host:port", "https://...",
+ * "socks5h://..."), or "direct://" for none. 0, or -1 with `why` saying why
+ * (no GIO, the resolver failed, no usable answer). */
+int vgp_proxy_lookup(const char *url, char *proxy, size_t proxy_size, char *why, size_t why_size);
+
 #endif
