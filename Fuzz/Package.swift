@@ -11,7 +11,7 @@
 import PackageDescription
 
 let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature", "FuzzMetainfo",
-                   "FuzzZsync", "FuzzUpdInfo"]
+                   "FuzzZsync", "FuzzUpdInfo", "FuzzPolicy", "FuzzChannelEntry"]
 
 let package = Package(
     name: "VersionGateFuzz",

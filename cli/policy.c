@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "FILE: ignored: WHY" lines of `problems` as warnings on stderr. */
+/* The lines of `problems` that name a file or key that does not count
+ * ("FILE: ignored: WHY", "FILE: KEY must be ...; ignored") as warnings on
+ * stderr; an unknown key is only for --check. */
 static void warn_ignored(char *problems) {
     for (char *line = strtok(problems, "\n"); line; line = strtok(NULL, "\n")) {
         char *ignored = strstr(line, ": ignored: ");
         if (ignored) vgcli_warn("policy: %.*s ignored: %s", (int)(ignored - line), line, ignored + strlen(": ignored: "));
+        else if (!strstr(line, ": unknown key ")) vgcli_warn("policy: %s", line);
     }
 }
 

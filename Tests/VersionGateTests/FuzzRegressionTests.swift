@@ -37,6 +37,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case zsync
     /// An AppImage's update information, and the input as an ELF file: ELFSection.
     case updinfo
+    /// An administrator's policy file: PolicyLayer → AdministratorPolicy.
+    case policy
+    /// A channel's cache entry (ChannelEntry.decode), and the same bytes as a
+    /// store's 200 body for each HTTP ChannelQuestion (ChannelEntry.answered).
+    case channelentry
 }
 
 /// Every property of `target` that `input` violates; empty when all hold.
@@ -53,6 +58,8 @@ func fuzzViolations(_ target: FuzzTarget, _ input: [UInt8]) -> [String] {
     case .metainfo: MetainfoProperties.check(input, &check)
     case .zsync: ZsyncProperties.check(input, &check)
     case .updinfo: UpdInfoProperties.check(input, &check)
+    case .policy: PolicyProperties.check(input, &check)
+    case .channelentry: ChannelEntryProperties.check(input, &check)
     }
     return check.failures
 }
@@ -1201,6 +1208,251 @@ enum UpdInfoProperties {
             // Each find: identification, header, section table, name table; then the section.
             check.expect(reads <= 3 * 4 + 1, "\(reads) reads")
         }
+    }
+}
+
+// MARK: - The administrator's policy (docs/design.md, "The administrator's policy")
+
+/// A policy file from any bytes: all of it or nothing, within 64 KiB; what
+/// a layer keeps is the file's (a message cut, a link https or dropped),
+/// AdministratorPolicy applies an app's own keys over the top level, and
+/// `versiongate policy` prints each as one line.
+enum PolicyProperties {
+    static let file = "/etc/versiongate/policy.d/50-fuzz.json"
+
+    static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
+        let parsed = PolicyLayer.parse(input, file: file)
+        check.expect(parsed == PolicyLayer.parse(input, file: file), "two parses of the same bytes differ")
+        if input.count > PolicyLayer.maxBytes {
+            if case .success = parsed { check.expect(false, "accepted \(input.count) bytes, over \(PolicyLayer.maxBytes)") }
+        } else if case .success = PolicyLayer.parse(input + [UInt8](repeating: 0x20, count: PolicyLayer.maxBytes + 1 - input.count),
+                                                    file: file) {
+            check.expect(false, "accepted \(PolicyLayer.maxBytes + 1) bytes (the input and blanks)")
+        }
+        guard case .success(let layer) = parsed else { return }
+        // Blanks up to the limit: the same JSON, the same layer.
+        check.expect(PolicyLayer.parse(input + [UInt8](repeating: 0x20, count: PolicyLayer.maxBytes - input.count), file: file)
+                     == parsed, "\(PolicyLayer.maxBytes) bytes (the input and blanks) parse differently")
+        check.expect(layer.file == file, "the layer names \(show(layer.file))")
+        guard case .object(let members)? = try? JSONValue.decode(input) else {
+            check.expect(false, "parsed, but not a JSON object")
+            return
+        }
+        checkSection(layer.everyApp, members, prefix: "", layer, &check)
+        for (app, keys) in layer.apps {
+            guard case .object(let section)? = members["apps"]?[app] else {
+                check.expect(false, "apps.\(show(app)): no such section in the file")
+                continue
+            }
+            checkSection(keys, section, prefix: "apps.\(app).", layer, &check)
+        }
+
+        var policy = AdministratorPolicy()
+        policy.add(layer)
+        check.expect(policy.files == [file] && policy.isManaged, "files \(policy.files)")
+        check.expect(policy.keys(appID: nil) == layer.everyApp, "keys(appID: nil) are not the top level's")
+        let top = settings(layer.everyApp)
+        for (app, own) in layer.apps {
+            check.expect(settings(policy.keys(appID: app)) == top.merging(settings(own)) { _, its in its },
+                         "apps.\(show(app)): not its own keys over the top level's")
+        }
+        let lines = policy.lines
+        check.expect(lines.count == top.count + layer.apps.values.reduce(0) { $0 + settings($1).count },
+                     "\(lines.count) lines")
+        for line in lines {
+            check.expect(!line.value.utf8.contains(0x0A) && !line.value.utf8.contains(0x0D),
+                         "a value across lines: \(show(line.key)) = \(show(line.value))")
+            check.expect(line.file == file, "\(show(line.key)) from \(show(line.file))")
+        }
+    }
+
+    /// One section's keys against its JSON members: every setting from the
+    /// file, the message the text's first 500 characters, the link an https
+    /// URL (ASCII case-insensitive) the policy accepts, as written, or dropped.
+    private static func checkSection(_ keys: AdministratorPolicy.Keys, _ members: [String: JSONValue], prefix: String,
+                                     _ layer: PolicyLayer, _ check: inout PropertyCheck) {
+        for (name, held) in settings(keys) { check.expect(held.file == file, "\(prefix)\(name) from \(show(held.file))") }
+        if case .string(let text)? = members["managed_message"] {
+            let message = keys.managedMessage?.value ?? ""
+            check.expect(message.count <= PolicyLayer.maxMessageCharacters, "\(prefix)managed_message of \(message.count) characters")
+            check.expect(Array(text.utf8).starts(with: Array(message.utf8)) && (text.count > PolicyLayer.maxMessageCharacters
+                         || message == text), "\(prefix)managed_message \(show(message)) is not the start of \(show(text))")
+        } else {
+            check.expect(keys.managedMessage == nil, "\(prefix)managed_message not in the file")
+        }
+        if case .string(let text)? = members["managed_url"] {
+            if let url = keys.managedURL?.value {
+                check.expect(url == text, "\(prefix)managed_url \(show(url)), not \(show(text))")
+                check.expect(StoreURLPolicy.anyHostHTTPSRefusal(url) == nil, "\(prefix)managed_url \(show(url)) kept though refused")
+                check.expect(Array(url.utf8.prefix(8)).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 } == Array("https://".utf8),
+                             "\(prefix)managed_url \(show(url)) is not https")
+            } else {
+                check.expect(StoreURLPolicy.anyHostHTTPSRefusal(text) != nil, "\(prefix)managed_url \(show(text)) dropped though accepted")
+                check.expect(layer.dropped.contains("\"\(prefix)managed_url\" must be an https URL; ignored"),
+                             "\(prefix)managed_url dropped without a word")
+            }
+        } else {
+            check.expect(keys.managedURL == nil, "\(prefix)managed_url not in the file")
+        }
+    }
+
+    /// One key's value and file.
+    private struct Held: Equatable {
+        let value: String
+        let file: String
+    }
+
+    /// The keys set, by name, spelt out here (not through `lines`, which is checked).
+    private static func settings(_ keys: AdministratorPolicy.Keys) -> [String: Held] {
+        var held: [String: Held] = [:]
+        if let s = keys.mandatory { held["mandatory"] = Held(value: s.value.rawValue, file: s.file) }
+        if let s = keys.inPlaceUpdates { held["in_place_updates"] = Held(value: "\(s.value)", file: s.file) }
+        if let s = keys.optionalPrompts { held["optional_prompts"] = Held(value: "\(s.value)", file: s.file) }
+        if let s = keys.managedMessage { held["managed_message"] = Held(value: s.value, file: s.file) }
+        if let s = keys.managedURL { held["managed_url"] = Held(value: s.value, file: s.file) }
+        if let s = keys.network { held["network"] = Held(value: "\(s.value)", file: s.file) }
+        if let s = keys.source { held["source"] = Held(value: s.value, file: s.file) }
+        return held
+    }
+}
+
+// MARK: - A channel's cached answer (docs/design.md, "Asking the channel")
+
+/// SplitMix64: a reproducible generator, so that a finding replays with
+/// the same jitter (seeded from the input).
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476C_E5E9_CFB9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The input as a cache file (for the question and machine it names, and
+/// for "k" on amd64): a decoded entry is whole and encodes to itself. As a
+/// store's 200 body for each HTTP question: the entry keeps its question
+/// and machine, and either serves the body's version, confirmed now, or
+/// keeps the last answer and backs off into the future; what the helper
+/// writes then, the host reads back. Failures (other statuses, and the
+/// input as a failure's reason): the answer kept, a backoff of at most 24 h.
+enum ChannelEntryProperties {
+    static let now: Int64 = 1_800_000_000
+    static let questions: [ChannelQuestion] = [.appStore(bundleID: "a.b", country: "us"), .snap(name: "x", architecture: "amd64"),
+                                               .flathub(appID: "a.b")]
+
+    /// Nothing known yet; and an answer, validators and a backoff that is over.
+    static let fresh = ChannelEntry(key: "k", architecture: "amd64")
+    static var known: ChannelEntry {
+        var entry = fresh
+        (entry.served, entry.confirmedAt, entry.trackID) = ("1.0.24", now - 86_400, 1_500_000_001)
+        (entry.etag, entry.lastModified) = ("\"old\"", "Fri, 04 Dec 2026 10:00:00 GMT")
+        (entry.backoff, entry.problem) = (Backoff(until: now - 60, failures: 3), "HTTP 503")
+        return entry
+    }
+
+    static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
+        var random = SplitMix64(state: input.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 })
+        let decoded = checkDecode(input, &check)
+        for previous in [fresh, known] + decoded {
+            for question in questions {
+                checkBody(previous, question, input, written: previous == fresh || previous == known, &random, &check)
+            }
+        }
+        // The first 8 bytes as a Retry-After (negative, huge and zero too).
+        let retryAfter = input.prefix(8).reduce(0) { $0 << 8 | Int($1) }
+        for previous in [fresh, known] {
+            for status in [304, 404, 429, 500, 503] {
+                let next = previous.answered(status: status, body: input, etag: nil, lastModified: nil, retryAfterSeconds: retryAfter,
+                                             question: questions[0], now: now, random: &random)
+                let honoured = status == 429 || status == 503 ? retryAfter : nil
+                checkFailure(previous, next, retryAfter: status == 304 && previous.served != nil ? nil : honoured,
+                             confirmed: status == 304 && previous.served != nil, "HTTP \(status)", &check)
+            }
+            let reason = String(decoding: input.prefix(256), as: UTF8.self)
+            let next = previous.failed(reason, retryAfterSeconds: retryAfter, now: now, random: &random)
+            checkFailure(previous, next, retryAfter: retryAfter, confirmed: false, "failed", &check)
+            check.expect(next.problem == reason, "failed: the problem is not the reason")
+        }
+    }
+
+    /// As a cache file: nil, or a whole entry of the question and machine
+    /// asked, that encodes to bytes which decode to it.
+    private static func checkDecode(_ input: [UInt8], _ check: inout PropertyCheck) -> [ChannelEntry] {
+        var names = [(key: "k", architecture: "amd64")]
+        if let value = try? JSONValue.decode(input), case .string(let key)? = value["key"],
+           case .string(let architecture)? = value["architecture"], key != "k" || architecture != "amd64" {
+            names.append((key, architecture))
+        }
+        var entries: [ChannelEntry] = []
+        for (key, architecture) in names {
+            guard let entry = ChannelEntry.decode(input, key: key, architecture: architecture) else { continue }
+            entries.append(entry)
+            let said = "entry for \(show(key)) on \(show(architecture))"
+            check.expect(input.count <= ChannelEntry.maxBytes, "\(said): decoded from \(input.count) bytes")
+            check.expect(entry.key == key && entry.architecture == architecture, "\(said): decoded as another question or machine")
+            check.expect(ChannelEntry.decode(input, key: key + "x", architecture: architecture) == nil
+                         && ChannelEntry.decode(input, key: key, architecture: architecture + "x") == nil,
+                         "\(said): decoded for another question or machine too")
+            check.expect((entry.served == nil) == (entry.confirmedAt == nil),
+                         "\(said): served \(String(describing: entry.served)), confirmed at \(String(describing: entry.confirmedAt))")
+            if let id = entry.trackID { check.expect((1...ChannelDocuments.maxTrackID).contains(id), "\(said): trackID \(id)") }
+            if let backoff = entry.backoff { check.expect((1...32).contains(backoff.failures), "\(said): \(backoff.failures) failures") }
+            let encoded = entry.encoded()
+            check.expect(ChannelEntry.decode(encoded, key: key, architecture: architecture) == entry,
+                         "\(said): encodes to \(encoded.count) bytes that do not decode to it: \(show(encoded))")
+        }
+        return entries
+    }
+
+    /// The input as a 200's body for `question`.
+    private static func checkBody(_ previous: ChannelEntry, _ question: ChannelQuestion, _ body: [UInt8], written: Bool,
+                                  _ random: inout SplitMix64, _ check: inout PropertyCheck) {
+        let next = previous.answered(status: 200, body: body, etag: "\"e\"", lastModified: "Sat, 05 Dec 2026 10:00:00 GMT",
+                                     retryAfterSeconds: nil, question: question, now: now, random: &random)
+        let said = "200 from \(question.channel)"
+        check.expect(next.key == previous.key && next.architecture == previous.architecture, "\(said): another question or machine")
+        let version = try? question.version(from: body).get()
+        if let backoff = next.backoff {
+            check.expect(version == nil, "\(said): \(show(version ?? "")) refused")
+            check.expect(backoff.until > now, "\(said): backoff until \(backoff.until), not after \(now)")
+            check.expect(next.served == previous.served && next.confirmedAt == previous.confirmedAt
+                         && next.trackID == previous.trackID && next.etag == previous.etag, "\(said): the last answer lost")
+            check.expect(next.problem != nil, "\(said): a backoff without a problem")
+        } else {
+            check.expect(next.served != nil && next.served == version, "\(said): served \(show(next.served ?? "nil")), "
+                         + "the body says \(show(version ?? "nil"))")
+            check.expect(next.confirmedAt == now && next.problem == nil, "\(said): not confirmed now")
+            check.expect(next.trackID == (question.trackID(from: body) ?? previous.trackID), "\(said): trackID \(String(describing: next.trackID))")
+            check.expect(next.etag == "\"e\"" && next.lastModified == "Sat, 05 Dec 2026 10:00:00 GMT", "\(said): validators not kept")
+        }
+        // What the helper writes (ChannelService), the host reads (ChannelAsker).
+        if written {
+            let encoded = next.encoded()
+            check.expect(ChannelEntry.decode(encoded, key: next.key, architecture: next.architecture) == next,
+                         "\(said): the entry written (\(encoded.count) bytes) does not read back: \(show(encoded))")
+        }
+    }
+
+    /// After a failure: the answer kept, the next request 1 s to 24 h away
+    /// (Retry-After's wait at least, up to 24 h). A 304 with an answer confirms it.
+    private static func checkFailure(_ previous: ChannelEntry, _ next: ChannelEntry, retryAfter: Int?, confirmed: Bool,
+                                     _ said: String, _ check: inout PropertyCheck) {
+        check.expect(next.key == previous.key && next.architecture == previous.architecture, "\(said): another question or machine")
+        check.expect(next.served == previous.served && next.trackID == previous.trackID, "\(said): the last answer lost")
+        if confirmed {
+            check.expect(next.confirmedAt == now && next.backoff == nil && next.problem == nil, "\(said): not confirmed now")
+            return
+        }
+        check.expect(next.confirmedAt == previous.confirmedAt, "\(said): confirmed at \(String(describing: next.confirmedAt))")
+        guard let backoff = next.backoff else { return check.expect(false, "\(said): no backoff") }
+        let wait = backoff.until - now
+        check.expect(wait > 0 && wait <= Backoff.maxRetryAfterSeconds, "\(said): backoff of \(wait) s")
+        check.expect(wait >= min(Int64(max(retryAfter ?? 0, 0)), Backoff.maxRetryAfterSeconds), "\(said): Retry-After \(retryAfter ?? 0) not honoured")
+        check.expect(backoff.failures == min((previous.backoff?.failures ?? 0) + 1, 32), "\(said): \(backoff.failures) failures")
     }
 }
 

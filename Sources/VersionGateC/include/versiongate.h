@@ -334,8 +334,9 @@ typedef void (*vg_event_fn)(const char *event_json, void *userdata);
  * BEGIN EVENT KINDS
  *   decided           every vg_client_check: status, rule, reason,
  *                     min_required, latest, origin, channel,
- *                     channel_version (the result's fields of those names)
- *                     and should_prompt (boolean)
+ *                     channel_version (the result's fields of those names),
+ *                     should_prompt and managed (booleans) and policy_files
+ *                     (a list of paths; since 1.4)
  *   outcome           vg_client_report: outcome ("shown", "update", "later",
  *                     "skip", "dismissed", "store_opened",
  *                     "store_open_failed"), status, latest, and for

@@ -1,0 +1,4 @@
+// The channelentry fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.channelentry)

@@ -1,0 +1,4 @@
+// The policy fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.policy)
