@@ -56,6 +56,8 @@ int vgcli_explain(const vgcli_args *args) {
     field(result, "age (s):", "config_age_s");
     field(result, "template version:", "template_version");
     field(result, "fetch error:", "fetch_error_message");
+    field(result, "proxy of the last request:", "proxy");
+    field(result, "where that proxy came from:", "proxy_from");
     field(result, "result error:", "error_name");
     if (vg_result_error(result) != VG_OK) line("", vg_result_error_message(result));
 

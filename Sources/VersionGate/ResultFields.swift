@@ -62,6 +62,8 @@ enum ResultFields {
         ResultField(key: "note") { .text($0.note) },
         ResultField(key: "origin") { .text(LoadedConfig.Origin.name($0.origin)) },
         ResultField(key: "policy_files") { .list($0.managed.files) },
+        ResultField(key: "proxy") { .text($0.proxy) },
+        ResultField(key: "proxy_from") { .text($0.proxyFrom) },
         ResultField(key: "reason") { .text($0.reason.string) },
         ResultField(key: "release_notes") { .text($0.releaseNotes?.string) },
         ResultField(key: "rollout_bucket") { .number($0.decision.rolloutBucket.map(Int64.init)) },

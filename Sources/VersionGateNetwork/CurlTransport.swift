@@ -1,6 +1,8 @@
 import VersionGateCore
 import VersionGateSystem
 import CurlShim
+import PortalShim
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,7 +55,9 @@ package struct CurlTransport: HTTPTransport {
                          limits: TransportLimits, originalURL: String) throws(TransportError) -> Exchange {
         var response = vgh_response()
         let lines = headers.map { "\($0.name): \($0.value)" }
+        let route = Self.route(for: url, limits.proxy)
         let outcome: vgh_outcome = withCStrings(lines) { headerPointers in
+            (route?.proxy ?? "").withCString { proxy in
             withOptionalCString(limits.caFile) { caFile in
                 (body ?? []).withUnsafeBytes { bodyBytes in
                     url.withCString { urlPointer in
@@ -68,9 +72,11 @@ package struct CurlTransport: HTTPTransport {
                         request.max_body_bytes = limits.maxBodyBytes
                         request.max_header_bytes = limits.maxHeaderBytes
                         request.ca_file = caFile
+                        request.proxy = proxy
                         return vgh_perform(&request, &response)
                     }
                 }
+            }
             }
         }
         defer { vgh_response_release(&response) }
@@ -86,6 +92,39 @@ package struct CurlTransport: HTTPTransport {
         } ?? ""
         return Exchange(status: response.status, headers: Self.parseHeaders(headerText), body: bodyBytes,
                         redirectURL: response.redirect_url.map { String(cString: $0) })
+    }
+
+    // MARK: The proxy (docs/design.md, "The desktop's proxy")
+
+    /// The last request's route, "direct" or "scheme://host:port from
+    /// ORIGIN" (credentials hidden): the helper's answer carries it.
+    package static var lastRoute: String? { route.withLock { $0 } }
+    private static let route = Mutex<String?>(nil)
+    /// The desktop's answer per scheme, host and port: asked once per process.
+    private static let desktopAnswers = Mutex<[String: String]>([:])
+
+    /// The proxy for `url` (nil: direct), recorded as the last route.
+    private static func route(for url: String, _ setting: ProxyRules.Setting) -> (proxy: String, origin: ProxyRules.Origin)? {
+        let chosen = ProxyRules.choose(url: url, setting: setting, environment: { name in
+            getenv(name).flatMap { String(validatingCString: $0) }
+        }, desktop: { desktopProxy(for: url) })
+        route.withLock { $0 = chosen.map { "\(ProxyRules.redacted($0.proxy)) from \($0.origin.rawValue)" } ?? "direct" }
+        return chosen
+    }
+
+    /// GIO's default proxy resolver's first usable answer for `url`; nil
+    /// when it names none (or cannot be asked: then there is no desktop proxy).
+    private static func desktopProxy(for url: String) -> String? {
+        // scheme://authority: the resolver's answer depends on nothing else but a PAC file's whim.
+        let authorityStart = url.firstIndex(of: ":").flatMap { url.index($0, offsetBy: 3, limitedBy: url.endIndex) }
+            ?? url.startIndex
+        let key = String(url[..<(url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" } ?? url.endIndex)])
+        if let known = desktopAnswers.withLock({ $0[key] }) { return known.isEmpty ? nil : known }
+        var proxy = [CChar](repeating: 0, count: 1024), why = [CChar](repeating: 0, count: 256)
+        let found = vgp_proxy_lookup(url, &proxy, proxy.count, &why, why.count) == 0
+        let answer = found ? String(decoding: proxy.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        desktopAnswers.withLock { $0[key] = answer }
+        return answer.isEmpty ? nil : answer
     }
 
     /// The version of the libcurl this process loaded, nil before a request.

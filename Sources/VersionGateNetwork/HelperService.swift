@@ -20,7 +20,10 @@ package enum HelperService {
         } else {
             answer = .failed(GateFailure(.internalError, "the helper could not read its request"))
         }
-        return send(answer.message().encoded(), to: output) ? 0 : 1
+        var message = answer.message()
+        // The last request's proxy, for the result's `proxy` (docs/design.md, "The desktop's proxy").
+        if let route = CurlTransport.lastRoute { message.add("proxy", route) }
+        return send(message.encoded(), to: output) ? 0 : 1
     }
 
     /// The dispatch table: each mode and who serves it. `interim` sends a

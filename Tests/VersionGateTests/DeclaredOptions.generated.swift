@@ -22,6 +22,7 @@ let declaredOptions: [(key: String, accepts: String, defaultValue: String?)] = [
     ("max_stale_s", "0-2592000", "86400"),
     ("stale_while_revalidate_s", "0-2592000", "604800"),
     ("background_refresh", "process or off", "process"),
+    ("proxy", "auto, none, or a proxy URL (http://, https://, socks5:// or socks5h://HOST:PORT)", "auto"),
     ("tls_ca_file", "absolute path of a PEM file", nil),
     ("defaults", "path or file:// URL", nil),
     ("trusted_keys", "comma-separated minisign public keys (the base64 line of minisign.pub)", nil),

@@ -560,6 +560,8 @@ class Result(_Handle):
     note = _field('note', 'text', 'Why a prompt is or is not shown now, or null.')
     origin = _field('origin', 'text', '"local_document", "fresh_fetch", "cache_hit", "stale_cache" (a refresh runs behind it), "cache_after_error", "embedded_default" or "none".')
     policy_files = _field('policy_files', 'list', "The administrator's policy files that counted, in reading order (1.4).")
+    proxy = _field('proxy', 'text', 'The proxy of the check\'s last request, "scheme://host:port" (credentials shown as ***), or "direct" (1.4); null when it made no request.')
+    proxy_from = _field('proxy_from', 'text', 'Where that proxy came from: "option", "environment" or "desktop" (1.4), or null.')
     reason = _field('reason', 'text', 'The decision for people, e.g. "1.0.40 is in blocked_versions_linux".')
     rollout_bucket = _field('rollout_bucket', 'number', "This installation's bucket (0-99) when a staged rollout decided, or null.")
     rollout_percent = _field('rollout_percent', 'number', "The staged rollout's percent when it decided, or null.")

@@ -38,6 +38,8 @@ typedef struct vgh_request {
     size_t max_body_bytes;         /* decoded bytes */
     size_t max_header_bytes;
     const char *ca_file;           /* NULL = the system trust store */
+    const char *proxy;             /* the proxy to use, "" = none (direct); never NULL: the
+                                      caller chose (docs/design.md, "The desktop's proxy") */
 } vgh_request;
 
 typedef struct vgh_response {

@@ -190,6 +190,8 @@ void vg_client_free(vg_client *client);
  *       After cache_ttl_s, how long a cached config or channel answer still decides at once while one refresh runs in the background (a server stale-while-revalidate wins, up to 24 h); 0 (or max_stale_s 0) = a check fetches first.
  *   "background_refresh": process or off; default process.
  *       How that refresh runs: in the fetch helper, a process that outlives the host, or off (a check fetches first).
+ *   "proxy": auto, none, or a proxy URL (http://, https://, socks5:// or socks5h://HOST:PORT); default auto.
+ *       Every request's proxy: auto is the environment's (https_proxy, ...), else the desktop's (GNOME, KDE, a PAC file, the Flatpak portal); none goes direct; no_proxy applies to either, and 127.0.0.1, ::1 and localhost never use one. A URL with a password here is visible to other users in ps: put it in the environment or the desktop's settings.
  *   "tls_ca_file": absolute path of a PEM file; default none.
  *       An extra trust anchor; verification is never turned off.
  *   "defaults": path or file:// URL; default none.
@@ -562,6 +564,9 @@ const char *vg_result_rule(const vg_result *result);
  *                                      "stale_cache" (a refresh runs behind it),
  *                                      "cache_after_error", "embedded_default" or "none"
  *   policy_files               list    the administrator's policy files that counted, in reading order (1.4)
+ *   proxy                      text    the proxy of the check's last request, "scheme://host:port" (credentials
+ *                                      shown as ***), or "direct" (1.4); null when it made no request
+ *   proxy_from                 text    where that proxy came from: "option", "environment" or "desktop" (1.4), or null
  *   reason                     text    the decision for people, e.g. "1.0.40 is in blocked_versions_linux"
  *   release_notes              text    vg_result_release_notes
  *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null

@@ -43,6 +43,8 @@ package struct ClientOptions: Sendable, Equatable {
     package var staleWhileRevalidateSeconds: Int64 = 604_800
     package var backgroundRefresh = BackgroundRefresh.process
     package var tlsCAFile: String?
+    /// Every request's proxy (docs/design.md, "The desktop's proxy").
+    package var proxy = ProxyRules.Setting.auto
     /// Local gate document used when no remote config can be had.
     package var defaultsPath: String?
     /// When set, a document (local, self-hosted or `defaults`) is trusted
@@ -198,6 +200,9 @@ extension ClientOptions {
         OptionSpec(key: "background_refresh", read: { $0.backgroundRefresh.rawValue }) {
             o, v throws(GateFailure) in
             o.backgroundRefresh = try choice("background_refresh", v)
+        },
+        OptionSpec(key: "proxy", read: { $0.proxy.text }) { o, v throws(GateFailure) in
+            o.proxy = try ProxyRules.Setting(parsing: v)
         },
         OptionSpec(key: "tls_ca_file") { o, v throws(GateFailure) in
             o.tlsCAFile = try absolutePath("tls_ca_file", v)

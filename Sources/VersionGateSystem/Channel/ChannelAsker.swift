@@ -232,6 +232,7 @@ package struct ChannelAsker: Sendable {
         limits.timeoutMs = RefreshLimits.deadlineMilliseconds
         limits.maxBodyBytes = Self.maxBodyBytes
         limits.caFile = options.tlsCAFile
+        limits.proxy = options.proxy
         return HelperRequest.ChannelAsk(question: question, request: http, limits: limits, previous: entry, now: now,
                                         cacheHome: environment.cacheHome ?? "", fileName: Self.fileName(entry.key))
     }

@@ -78,7 +78,12 @@ package final class GateClient: Sendable {
         if let log, !policy.warnings.isEmpty, policyTold.withLock({ told in defer { told = true }; return !told }) {
             for warning in policy.warnings { log.add(.warning, warning) }
         }
+        _ = ProxyTrace.take()   // another call's, on this thread
         let result = decide(current: current, system: system, log: log)
+        if let route = ProxyTrace.take() {
+            result.record(route: route)
+            log?.add(.debug, "the check's last request went " + (route == "direct" ? "direct" : "through \(route)"))
+        }
         log?.record(result)
         return result
     }
@@ -92,6 +97,7 @@ package final class GateClient: Sendable {
         var limits = TransportLimits()
         limits.timeoutMs = options.timeoutMs
         limits.caFile = options.tlsCAFile
+        limits.proxy = options.proxy
         return (limits, options.gitHubAPIEndpoint, options.assignments["trusted_keys"], options.distroPackage,
                 options.program, settings.managed.noUpdateInPlace)
     }

@@ -29,6 +29,8 @@ package final class GateResult: Sendable {
     /// made on first use and kept for the result's life (the C caller holds
     /// the pointers; most launchers never ask).
     private let texts = Mutex([String: CText]())
+    /// The route of the check's last request (ProxyTrace); nil when it made none.
+    private let route = Mutex<String?>(nil)
     /// Not a result field's key, so the JSON has a place among them.
     package static let jsonKey = "\u{0}json"
 
@@ -125,6 +127,26 @@ package final class GateResult: Sendable {
         if let locale { return locale.texts.language }
         if let language = frame.fixedLanguage { return language }
         return frame.environment?.language(option: frame.localeOption) ?? "en"
+    }
+
+    /// Set once, by the check that made this result.
+    package func record(route text: String?) { route.withLock { $0 = text } }
+
+    /// The proxy of the check's last request, `scheme://host:port`
+    /// (`scheme://***@host:port` with credentials), or "direct"; nil when
+    /// the check made no request (docs/design.md, "The desktop's proxy").
+    package var proxy: String? { routeParts?.proxy }
+
+    /// Where that proxy came from: "option", "environment" or "desktop"; nil when direct or no request.
+    package var proxyFrom: String? { routeParts?.from }
+
+    /// "direct", or "PROXY from ORIGIN", apart.
+    private var routeParts: (proxy: String, from: String?)? {
+        route.withLock { $0 }.map { text in
+            let words = text.split(separator: " ")
+            guard words.count == 3, words[1] == "from" else { return (text, nil) }
+            return (String(words[0]), String(words[2]))
+        }
     }
 
     /// The rollout percent when a staged rollout decided this result.

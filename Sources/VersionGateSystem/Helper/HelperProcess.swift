@@ -150,6 +150,7 @@ package struct HelperProcess: Sendable {
                 return .failure(GateFailure(.internalError, "the helper sent an answer over \(HelperMessage.maxBytes) bytes"))
             }
         }
+        if let route = final.value("proxy") { ProxyTrace.record(route) }
         switch HelperAnswer.decode(final) {
         case let answer?: return .success(answer)
         case nil:

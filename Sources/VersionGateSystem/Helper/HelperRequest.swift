@@ -21,7 +21,7 @@ package enum HelperRequest: Sendable {
 
     /// Bumped whenever a request or an answer changes shape: a helper from
     /// another build refuses rather than misreads.
-    package static let protocolVersion = "5"
+    package static let protocolVersion = "6"
 
     package struct ConfigFetch: Sendable, Equatable {
         package var mode: RemoteSource.FetchMode
@@ -148,6 +148,7 @@ package enum HelperRequest: Sendable {
             message.add("max_seconds", String(update.maxSeconds))
             message.add("timeout_ms", String(update.limits.timeoutMs))
             if let caFile = update.limits.caFile { message.add("ca_file", caFile) }
+            message.add("proxy", update.limits.proxy.text)
             message.add("github_api", update.gitHubAPI)
             if let keys = update.trustedKeys { message.add("trusted_keys", keys) }
         case .restart(let restart):
@@ -167,6 +168,7 @@ package enum HelperRequest: Sendable {
         message.add("timeout_ms", String(limits.timeoutMs))
         message.add("max_body_bytes", String(limits.maxBodyBytes))
         if let caFile = limits.caFile { message.add("ca_file", caFile) }
+        message.add("proxy", limits.proxy.text)
     }
 
     /// An exchange's request and limits, as `add` wrote them.
@@ -182,6 +184,8 @@ package enum HelperRequest: Sendable {
         limits.timeoutMs = timeout
         limits.maxBodyBytes = maxBody
         limits.caFile = message.value("ca_file")
+        guard let proxy = message.value("proxy").flatMap({ try? ProxyRules.Setting(parsing: $0) }) else { return nil }
+        limits.proxy = proxy
         return (HTTPRequest(url: url, body: body, headers: message.values("header").map(HelperMessage.header),
                             credentialsStayWithOrigin: message.value("credentials") == "1"), limits)
     }
@@ -241,6 +245,10 @@ package enum HelperRequest: Sendable {
             var limits = TransportLimits()
             limits.timeoutMs = message.value("timeout_ms").flatMap(HelperMessage.integer) ?? limits.timeoutMs
             limits.caFile = message.value("ca_file")
+            guard let proxy = message.value("proxy").flatMap({ try? ProxyRules.Setting(parsing: $0) }) else {
+                return .failure(malformed)
+            }
+            limits.proxy = proxy
             return .success(.update(Update(kind: kind, maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer)
                                            ?? InPlaceUpdate.maxSeconds, limits: limits,
                                            gitHubAPI: message.value("github_api") ?? ClientOptions().gitHubAPIEndpoint,

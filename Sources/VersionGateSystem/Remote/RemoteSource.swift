@@ -39,6 +39,7 @@ package final class RemoteSource: ConfigSource {
             maxStaleSeconds = options.maxStaleSeconds
             limits.timeoutMs = options.timeoutMs
             limits.caFile = options.tlsCAFile
+            limits.proxy = options.proxy
             let trust = DocumentTrust(options)
             self.trust = trust
             defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform, trust: trust) }

@@ -66,6 +66,7 @@ package final class StoreLocator: Sendable {
         var limits = TransportLimits()
         limits.timeoutMs = deadline.remainingMilliseconds
         limits.caFile = options.tlsCAFile
+        limits.proxy = options.proxy
         // The request goes out from the fetch helper: the host never loads libcurl.
         return AppStoreLookup(endpoint: options.itunesEndpoint, transport: HelperTransport(), limits: limits,
                               cache: PrivateDirectory(base: environment.cacheHome, files: files))

@@ -58,4 +58,6 @@ package struct TransportLimits: Sendable, Equatable {
     /// Extra trust anchor (PEM file) instead of the system store; for tests
     /// and private deployments. Verification is never turned off.
     package var caFile: String?
+    /// The option `proxy` (docs/design.md, "The desktop's proxy").
+    package var proxy = ProxyRules.Setting.auto
 }
