@@ -67,6 +67,7 @@ final class HelperProtocolTests: XCTestCase {
         let whole: [(String, String)] = [
             ("protocol", HelperRequest.protocolVersion), ("mode", "channel"), ("question", "flathub"), ("question", "x"),
             ("url", "https://flathub.org/api/v2/appstream/x"), ("timeout_ms", "30000"), ("max_body_bytes", "1048576"),
+            ("proxy", "auto"),
             ("key", "k"), ("architecture", "amd64"), ("previous", entry), ("now", "1"), ("cache_home", "/c"), ("file", "f"),
         ]
         func decoded(_ records: [(String, String)]) -> Bool {

@@ -15,6 +15,11 @@ final class TransportTests: XCTestCase {
         var limits = TransportLimits()
         limits.timeoutMs = timeoutMs
         limits.caFile = ca
+        // The transport's own behaviour, no desktop asked: GIO's proxy
+        // resolver keeps its threads in the process that asks it (the
+        // helper, which then exits); the proxy's road is tested end to end
+        // in Tests/python/test_desktop_proxy.py.
+        limits.proxy = .none
         return limits
     }
 

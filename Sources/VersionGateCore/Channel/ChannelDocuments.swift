@@ -24,7 +24,8 @@ package enum ChannelDocuments {
     /// 1...maxTrackID (not 1.5, -3, 1e30, "123"). A result naming another
     /// bundle id is refused (Apple compares bundle ids case-insensitively).
     package static func appStoreTrackID(_ body: [UInt8], bundleID: String) -> Result<Int64, Refusal> {
-        guard case .array(let results)? = json(body)?["results"] else { return .failure("no results array") }
+        guard let value = json(body) else { return .failure("body is not JSON") }
+        guard case .array(let results)? = value["results"] else { return .failure("no results array") }
         guard let first = results.first else { return .failure("no app with this bundle id in this storefront") }
         if case .string(let named)? = first["bundleId"], named.lowercased() != bundleID.lowercased() {
             return .failure("result is for another bundle id")

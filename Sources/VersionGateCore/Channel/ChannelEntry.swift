@@ -5,8 +5,11 @@
 /// the last known answer through a failure.
 package struct ChannelEntry: Sendable, Equatable {
     package static let format = 1
-    /// Far above a real entry, far below a hostile file.
-    package static let maxBytes = 4096
+    /// Far above a real entry, far below a hostile file; with the field
+    /// limits below, every entry `encoded()` makes fits (Fuzz: channelentry).
+    package static let maxBytes = 16 << 10
+    /// A key is the host's (endpoint, app, architecture), a version a store's.
+    package static let maxKeyBytes = 2048, maxServedBytes = 256, maxProblemCharacters = 300
 
     /// The question's cache key, and the machine's architecture: an entry
     /// for another question or machine is not this one's.
@@ -50,6 +53,10 @@ package struct ChannelEntry: Sendable, Equatable {
             switch question.version(from: body) {
             case .failure(let refusal): return failed(refusal.reason, retryAfterSeconds: nil, now: now, random: &random)
             case .success(let version):
+                guard version.utf8.count <= Self.maxServedBytes else {
+                    return failed("it serves a version over \(Self.maxServedBytes) bytes", retryAfterSeconds: nil, now: now,
+                                  random: &random)
+                }
                 var next = ChannelEntry(key: key, architecture: architecture)
                 (next.served, next.confirmedAt, next.trackID) = (version, now, question.trackID(from: body) ?? trackID)
                 (next.etag, next.lastModified) = (etag, lastModified)
@@ -74,7 +81,7 @@ package struct ChannelEntry: Sendable, Equatable {
                         random: inout some RandomNumberGenerator) -> ChannelEntry {
         var next = self
         next.backoff = Backoff.after(backoff, now: now, retryAfterSeconds: retryAfterSeconds, random: &random)
-        next.problem = reason
+        next.problem = OneLine.text(reason, max: Self.maxProblemCharacters)
         return next
     }
 
@@ -122,6 +129,10 @@ package struct ChannelEntry: Sendable, Equatable {
               let failures = number("failures"), let problem = text("problem"),
               (served == nil) == (confirmedAt == nil), (retryAt == nil) == (failures == nil) else { return nil }
         if let trackID, !(1...ChannelDocuments.maxTrackID).contains(trackID) { return nil }
+        guard key.utf8.count <= maxKeyBytes, !key.unicodeScalars.contains(where: { ControlScalar($0) != nil }),
+              (served?.utf8.count ?? 0) <= maxServedBytes,
+              problem.map({ $0 == OneLine.text($0, max: maxProblemCharacters) }) ?? true,
+              [etag, lastModified].allSatisfy({ $0.map { CachingHeaders.etag($0) == $0 } ?? true }) else { return nil }
         if let failures, !(1...32).contains(failures) { return nil }
         (entry.served, entry.confirmedAt, entry.trackID) = (served, confirmedAt, trackID)
         (entry.etag, entry.lastModified, entry.problem) = (etag, lastModified, problem)
