@@ -64,7 +64,7 @@ package enum PolicyFiles {
         let fd = vg_system_open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0)
         guard fd >= 0 else {
             if systemErrno == ENOENT { return nil }
-            if systemErrno == ELOOP { return .failure(.init("a symbolic link, not a regular file")) }
+            if systemErrno == ELOOP { return .failure(.init("not a regular file: a symbolic link")) }
             return .failure(.init("cannot be opened: \(String(cString: strerror(systemErrno)))"))
         }
         defer { close(fd) }
