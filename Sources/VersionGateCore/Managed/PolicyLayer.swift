@@ -73,6 +73,10 @@ package struct PolicyLayer: Sendable, Equatable {
                     guard case .object(let section)? = sections[app] else {
                         throw Refusal("\"apps\" must be an object of objects")
                     }
+                    // An app id is one line of text: it is printed as apps.ID.KEY.
+                    guard !app.isEmpty, !app.unicodeScalars.contains(where: { ControlScalar($0) != nil }) else {
+                        throw Refusal("\"apps\" names an empty app id or one with control characters")
+                    }
                     apps[app] = try self.section(section, prefix: "apps.\(app).", apps: false)
                 }
             default:
