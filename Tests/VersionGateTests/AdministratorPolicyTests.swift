@@ -38,6 +38,8 @@ final class AdministratorPolicyTests: XCTestCase {
                             (#"{"apps": {"a": 1}}"#, #""apps" must be an object of objects"#),
                             (#"{"apps": {"a": {"optional_prompts": 0}}}"#, #""apps.a.optional_prompts" must be a boolean"#),
                             (#"{"source": "ftp://x"}"#, #""source" is not a source"#),
+                            (#"{"apps": {"a\nb": {"network": false}}}"#,
+                             #""apps" names an empty app id or one with control characters"#),
                             (#"["mandatory"]"#, "not a JSON object"), (#"{"mandatory": "warn""#, "not valid JSON")] {
             XCTAssertEqual(refusal(json), why, json)
         }
