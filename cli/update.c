@@ -167,7 +167,12 @@ int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_plac
     sigaction(SIGPIPE, &saved, NULL);
     if (place == VGCLI_PLACE_TERMINAL && view.last >= 0) printf("\n");
     fflush(stdout);
-    if (code != VG_OK && outcome == VG_UPDATE_NOTHING_NEW) return 2;
+    if (code != VG_OK && outcome == VG_UPDATE_NOTHING_NEW) {
+        /* Why, in one line, before the check that follows decides anything. */
+        const char *why = vg_client_last_error(client);
+        vgcli_warn("nothing to install: %s", why ? why : vg_strerror(code));
+        return 2;
+    }
     if (code != VG_OK) {
         const char *why = vg_client_last_error(client);
         vgcli_warn("cannot update in place: %s; opening the store instead", why ? why : vg_strerror(code));

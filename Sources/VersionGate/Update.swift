@@ -57,6 +57,10 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
     if report.outcome == .nothingNew, let fromCommit, let current = gateResult.current {
         handle.client.recordNothingNew(commit: fromCommit, version: current)
     }
+    // PackageKit has nothing newer for the app's package: the same answer, from its channel.
+    if report.outcome == .nothingNew, case .package(let name)? = kind, let current = gateResult.current {
+        handle.client.recordPackageNothingNew(package: name, version: current)
+    }
     guard report.outcome != .installed else {
         handle.lastError.withLock { $0 = nil }
         return VG_OK.rawValue

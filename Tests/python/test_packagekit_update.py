@@ -68,7 +68,7 @@ def world():
 
 
 def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout: float = 240, script: str = "",
-              settings: str = "--set distro_package=vgdemo"):
+              settings: str = "--set distro_package=vgdemo", behind: bool = False):
     """`versiongate exec` in the world as vguser on a pty, `answer` typed
     at the first prompt; then the installed version and the events.
     Output (pty), exit status and the daemons' logs, with dbus-monitor's
@@ -84,7 +84,7 @@ def run_world(world, policy: str, *, fresh: bool, answer: bytes = b"\n", timeout
         'sed "s/^/event=/" "$HOME/events.jsonl"; sed "s/^/opened=/" "$HOME/opened.log" 2> /dev/null; exit $status'
         ).format(top=top, settings=settings)
     argv = [str(REPO / "scripts" / "chroot"), "run", "--bind", str(top), root, str(top / "world"),
-            "--log", str(log), "--monitor", *(["--fresh"] if fresh else []), policy, str(top / "repo"), "--", "sh", "-c", script]
+            "--log", str(log), "--monitor", *(["--fresh"] if fresh else []), *(["--behind"] if behind else []), policy, str(top / "repo"), "--", "sh", "-c", script]
     # MANDATORY's "[Enter] Update"; OPTIONAL's "[u] Update ... [l] Later (default)".
     text, status = run_on_terminal(argv, None, answer, timeout, prompts=(b"[Enter]", b"[s] "))
     logs = "".join("\n=== %s\n%s" % (f.name, f.read_text(errors="replace")) for f in sorted(log.glob("*.log")))
@@ -181,3 +181,46 @@ def test_no_packagekit_opens_the_store_with_the_reason(world):
     assert "opened=https://flathub.org/apps/org.example.VgDemo" in text and "installed=1.0" in text and status == 20, text
     failed = [e for e in events_of(text) if e["event"] == "update_failed"]
     assert [(e["kind"], e["outcome"]) for e in failed] == [("package", "unavailable")], failed
+
+
+NEXT_CHECK = ('; env PATH={top}/bin:/usr/bin:/bin LD_LIBRARY_PATH={top}/lib LANG=C.UTF-8 {top}/bin/versiongate check '
+              '--source {top}/gate.json --version 1.0 --json {settings} | sed "s/^/next=/"')
+
+
+@pytest.mark.parametrize("fresh", [True, False], ids=["lists fresh", "lists stale"])
+def test_nothing_newer_is_the_channels_answer_too(world, fresh):
+    """The repository serves nothing newer than the installed 1.0 and no
+    distro_package is named (the owner of COMMAND's program is found):
+    Update finds nothing to install, says why on stderr first, and vgdemo
+    1.0 runs with the message; the next check decides from that answer:
+    OPTIONAL, channel package at 1.0."""
+    top, _ = world
+    script = ('env PATH={top}/bin:/usr/bin:/bin LD_LIBRARY_PATH={top}/lib LANG=C.UTF-8 '
+              '{top}/bin/versiongate exec --dialog terminal --source {top}/gate.json --version 1.0 -- vgdemo a b; '
+              'echo "exit=$?"; dpkg-query -W -f="installed=\\${{Version}}\\n" vgdemo'
+              + NEXT_CHECK.format(top="{top}", settings=""))
+    text, status, logs = run_world(world, "allow", fresh=fresh, behind=True, script=script)
+    assert "vgdemo 1.0 a b" in text and "exit=0" in text and "installed=1.0" in text, text + tail(logs)
+    why = text.index("versiongate: warning: nothing to install: ")
+    assert "nothing newer" in text[why:text.index("\n", why)], text
+    assert why < text.index("vgdemo 1.0 a b"), "the reason comes first: " + text
+    assert "member=UpdatePackages" not in logs, tail(logs)
+    [line] = [line for line in text.splitlines() if line.startswith("next=")]
+    result = json.loads(line[len("next="):])
+    assert (result["status"], result["rule"], result["channel"], result["channel_version"]) == \
+        ("OPTIONAL", "channel_behind", "package", "1.0"), result
+
+
+def test_nothing_newer_under_the_strict_key_opens_the_store_with_the_reason(world):
+    top, _ = world
+    strict = top / "strict.json"
+    strict.write_text(json.dumps({"min_required_version_linux": "2.0", "strict_min_required_linux": "true",
+                                  "update_url_linux": "https://flathub.org/apps/org.example.VgDemo"}))
+    os.chmod(strict, 0o644)
+    script = ('env PATH={top}/bin:/usr/bin:/bin LD_LIBRARY_PATH={top}/lib LANG=C.UTF-8 HOME=/home/vguser '
+              '{top}/bin/versiongate exec --dialog terminal --source {top}/strict.json --version 1.0 -- vgdemo a b; '
+              'echo "exit=$?"; sed "s/^/opened=/" "$HOME/opened.log" 2> /dev/null; true')
+    text, status, logs = run_world(world, "allow", fresh=True, behind=True, script=script)
+    assert "exit=20" in text and "vgdemo 1.0 a b" not in text, text + tail(logs)
+    assert "versiongate: warning: nothing to install: " in text, text
+    assert "opened=https://flathub.org/apps/org.example.VgDemo" in text, text

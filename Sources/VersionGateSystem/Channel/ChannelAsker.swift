@@ -297,6 +297,32 @@ package struct ChannelAsker: Sendable {
 
     private static func flatpakKey(_ commit: String) -> String { "flatpak nothing new \(commit)" }
 
+    // MARK: A distribution package's channel, at Update time
+
+    /// PackageKit had nothing newer than `version` for `package`, the app's
+    /// (`distro_package`, or the owner of its program): kept like the
+    /// Flatpak remote's NOTHING_NEW, for this app and version.
+    package func recordPackageNothingNew(package: String, version: String, now: Int64) {
+        var entry = ChannelEntry(key: packageKey(version), architecture: Self.architecture)
+        (entry.served, entry.confirmedAt, entry.problem) = (version, now, package)
+        PrivateDirectory(base: environment.cacheHome, files: files)?.write(Self.fileName(entry.key), entry.encoded())
+    }
+
+    /// The answer PackageKit's "nothing newer" left for this app at `version`, if any.
+    package func packageNothingNewAnswer(version: String, now: Int64) -> ChannelAnswer? {
+        guard let cache = PrivateDirectory(base: environment.cacheHome, files: files),
+              let entry = read(cache, key: packageKey(version)), let served = entry.served,
+              let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { return nil }
+        return ChannelAnswer(channel: "package", detail: "PackageKit has nothing newer for \(entry.problem ?? "its package")",
+                             served: served)
+    }
+
+    /// This app (its source and id) at `version`: the launch after Update
+    /// names no program, so the key does not depend on one.
+    private func packageKey(_ version: String) -> String {
+        "package nothing new \(options.assignments["source"] ?? "") \(options.appID ?? "") \(version)"
+    }
+
     // MARK: The cache: one entry per question, and its lock
 
     private static func fileName(_ key: String) -> String { "channel-\(fnv1a64Hex(key)).json" }

@@ -43,6 +43,8 @@ package final class GateClient: Sendable {
     package let policy: PolicyReading
     /// Whether the ignored files were told to a log yet (once per client).
     private let policyTold = Mutex(false)
+    /// PackageKit's "nothing newer" for a version, as read (packageNothingNew).
+    private let packageAnswer = Mutex<(version: String, answer: ChannelAnswer?)?>(nil)
     private let storeLocator = StoreLocator()
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
@@ -188,13 +190,15 @@ package final class GateClient: Sendable {
     /// known (docs/design.md, "Asking the channel").
     private func judged(_ decision: Decision, _ settings: State, _ system: System, _ deadline: Deadline,
                         _ log: CallLog?) -> Decision {
-        askChannel(settings.options, system, deadline, log).map(decision.judged(by:)) ?? decision
+        askChannel(settings.options, system, deadline, current: decision.currentText, log).map(decision.judged(by:))
+            ?? decision
     }
 
     /// The user's channel's answer before a MANDATORY blocks; nil when no
     /// channel is known.
-    private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, _ log: CallLog?)
-        -> ChannelAnswer? {
+    private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, current: String?,
+                            _ log: CallLog?) -> ChannelAnswer? {
+        if let current, let known = packageNothingNew(current, options, system) { return known }
         // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
         guard ChannelAsker.mayAsk(options, system.environment) else { return nil }
         let asker = ChannelAsker(options: options, environment: system.environment, files: system.files)
@@ -202,6 +206,7 @@ package final class GateClient: Sendable {
            let known = asker.flatpakRemoteAnswer(commit: commit, now: system.wallClock()) {
             return known
         }
+
         guard let question = asker.question(country: StoreLocator.country(options, system.environment)) else { return nil }
         return asker.ask(question, deadline: deadline, now: system.wallClock(), log: log)
     }
@@ -282,6 +287,25 @@ package final class GateClient: Sendable {
         let options = state.withLock { $0.settings.options }
         ChannelAsker(options: options, environment: system.environment, files: system.files)
             .recordNothingNew(commit: commit, version: version, now: system.wallClock())
+    }
+
+    /// What PackageKit's "nothing newer" left for `version`, read once per
+    /// client and version: a warm block reads no file (Tests/c/warm_alloc_test.c).
+    private func packageNothingNew(_ version: String, _ options: ClientOptions, _ system: System) -> ChannelAnswer? {
+        if let known = packageAnswer.withLock({ $0 }), known.version == version { return known.answer }
+        let answer = ChannelAsker(options: options, environment: system.environment, files: system.files)
+            .packageNothingNewAnswer(version: version, now: system.wallClock())
+        packageAnswer.withLock { $0 = (version, answer) }
+        return answer
+    }
+
+    /// PackageKit had nothing newer than `version` for the app's `package`:
+    /// the next check knows its channel is behind (docs/design.md, "Asking the channel").
+    package func recordPackageNothingNew(package: String, version: String) {
+        let options = state.withLock { $0.settings.options }
+        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files)
+        asker.recordPackageNothingNew(package: package, version: version, now: system.wallClock())
+        packageAnswer.withLock { $0 = (version, asker.packageNothingNewAnswer(version: version, now: system.wallClock())) }
     }
 
     /// Where to update, whatever the version: the config's update URL (when
