@@ -224,3 +224,15 @@ def test_nothing_newer_under_the_strict_key_opens_the_store_with_the_reason(worl
     assert "exit=20" in text and "vgdemo 1.0 a b" not in text, text + tail(logs)
     assert "versiongate: warning: nothing to install: " in text, text
     assert "opened=https://flathub.org/apps/org.example.VgDemo" in text, text
+
+
+def test_the_owner_of_program_is_asked_about_without_distro_package(world):
+    """No distro_package, but the program named: apt's lists for its
+    owner's package (vgdemo, at most 1.0 here) are the channel's answer."""
+    top, _ = world
+    script = NEXT_CHECK[2:].format(top=top, settings="--set program=/usr/bin/vgdemo")
+    text, status, logs = run_world(world, "allow", fresh=True, behind=True, script=script)
+    [line] = [line for line in text.splitlines() if line.startswith("next=")]
+    result = json.loads(line[len("next="):])
+    assert (result["status"], result["rule"], result["channel"], result["channel_version"]) == \
+        ("OPTIONAL", "channel_behind", "apt", "1.0"), result

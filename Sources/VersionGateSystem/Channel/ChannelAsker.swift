@@ -24,7 +24,7 @@ package struct ChannelAsker: Sendable {
     /// Whether any channel could be known: options that name one, a snap,
     /// or a Flatpak (its remote's answer at Update). Cheap: read first.
     package static func mayAsk(_ options: ClientOptions, _ environment: CheckEnvironment) -> Bool {
-        if options.distroPackage != nil || InPlaceUpdate.isFlatpak { return true }
+        if options.distroPackage != nil || options.program != nil || InPlaceUpdate.isFlatpak { return true }
         switch options.store {   // a switch: this enum's != is a generic call
         case .url: return environment.isLive ? Self.insideASnap : environment.isSet("SNAP_INSTANCE_NAME") || environment.isSet("SNAP_NAME")
         case .flathub, .snap, .appstore: return true
@@ -37,8 +37,10 @@ package struct ChannelAsker: Sendable {
 
     /// The channel to ask; nil when none is known (then nothing is asked).
     /// `distro_package` first (the operator named the package), then a snap
-    /// (inside one, or `store=snap`), then `store=flathub` and `store=appstore`.
-    package func question(country: String) -> Question? {
+    /// (inside one, or `store=snap`), then `store=flathub` and `store=appstore`,
+    /// then the package that owns `program` at `version` (the same lookup as
+    /// Update's: dpkg-query -S, only when a block asks).
+    package func question(country: String, version: String? = nil) -> Question? {
         let architecture = Self.architecture
         if let package = options.distroPackage { return .apt(package: package, architecture: architecture) }
         if let name = snapName {
@@ -50,7 +52,10 @@ package struct ChannelAsker: Sendable {
         case .appstore:
             return options.appID.map { .appStore(bundleID: $0, country: country) }
         case .snap, .url:
-            return nil
+            guard let program = options.program, let version,
+                  case .success(.package(let name)) = InPlaceUpdate.kind(distroPackage: nil, program: program, version: version),
+                  !InPlaceUpdate.isFlatpak else { return nil }
+            return .apt(package: name, architecture: architecture)
         }
     }
 

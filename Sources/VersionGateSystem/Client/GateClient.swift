@@ -207,7 +207,8 @@ package final class GateClient: Sendable {
             return known
         }
 
-        guard let question = asker.question(country: StoreLocator.country(options, system.environment)) else { return nil }
+        guard let question = asker.question(country: StoreLocator.country(options, system.environment), version: current)
+        else { return nil }
         return asker.ask(question, deadline: deadline, now: system.wallClock(), log: log)
     }
 
