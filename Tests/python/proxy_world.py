@@ -30,7 +30,18 @@ import http.server
 from pathlib import Path
 
 import fake_clock
+from flatpak_world import BUS_CONFIG
 from remote_helpers import SERVER_DIR, Loopback
+
+
+def terminate(process: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL after 10 s; reaped either way."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)
 
 TINYPROXY = shutil.which("tinyproxy") or "/usr/bin/tinyproxy"
 DBUS_DAEMON = shutil.which("dbus-daemon") or "/usr/bin/dbus-daemon"
@@ -160,12 +171,7 @@ class TinyProxy:
 
     def _end(self):
         if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+            terminate(self.process)
 
     def stop(self):
         TinyProxy.running.pop(self.process.pid, None)
@@ -422,20 +428,7 @@ class Desktop:
 
 # --- a private session bus with GLib's PAC runner -------------------------------
 
-BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <servicedir>{services}</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-"""
+# A private session bus: flatpak_world's configuration (BUS_CONFIG, imported above).
 
 
 class SessionBus:
@@ -483,12 +476,7 @@ class SessionBus:
                 except ProcessLookupError:
                     pass
                 wait_for(lambda: not Path("/proc/%d" % pid).exists() or self.pacrunner_pid() is None, 5)
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+            terminate(self.process)
         self.process.stdout.close()
         self.errors.close()
         shutil.rmtree(self.dir, ignore_errors=True)
