@@ -267,9 +267,12 @@ fi
 # the faults of dlopen + one check (Tests/c/cold_faults.c, getrusage) were
 # 154-162 before the code and data were ordered (scripts/cold-start.order)
 # and zero-initialised data stored in .data (scripts/layout.lds), 111-116
-# after, on a 4 kB-page x86_64 kernel with 64 kB fault-around.
+# after, on a 4 kB-page x86_64 kernel with 64 kB fault-around. Raised from
+# 130 to 140 with 1.4: vg_client_new reads root's policy files and a check
+# keeps its last request's route; with the order regenerated the host build
+# takes 108, the Debian 13 build (swiftlang 6.0.3) 132.
 MAX_RELATIVE=18500
-MAX_COLD_FAULTS=130
+MAX_COLD_FAULTS=140
 rodata_flags=$(readelf -SW "$LIB" | sed -n 's/.*\] \.rodata  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *[0-9a-f]*  *[0-9a-f]*  *\([A-Za-z]*\) .*/\1/p')
 if [ -z "$rodata_flags" ]; then
     fail "readelf -S shows no .rodata in $LIB"
