@@ -100,15 +100,23 @@ package struct CurlTransport: HTTPTransport {
     /// ORIGIN" (credentials hidden): the helper's answer carries it.
     package static var lastRoute: String? { route.withLock { $0 } }
     private static let route = Mutex<String?>(nil)
+    /// Set once by the helper before it serves: only there is the desktop
+    /// asked (GIO stays out of every other process) and the route kept (one
+    /// thread makes the helper's requests; other processes' threads share
+    /// nothing here).
+    package static let inHelper = Atomic<Bool>(false)
     /// The desktop's answer per scheme, host and port: asked once per process.
     private static let desktopAnswers = Mutex<[String: String]>([:])
 
     /// The proxy for `url` (nil: direct), recorded as the last route.
     private static func route(for url: String, _ setting: ProxyRules.Setting) -> (proxy: String, origin: ProxyRules.Origin)? {
+        let helper = inHelper.load(ordering: .relaxed)
         let chosen = ProxyRules.choose(url: url, setting: setting, environment: { name in
             getenv(name).flatMap { String(validatingCString: $0) }
-        }, desktop: { desktopProxy(for: url) })
-        route.withLock { $0 = chosen.map { "\(ProxyRules.redacted($0.proxy)) from \($0.origin.rawValue)" } ?? "direct" }
+        }, desktop: { helper ? desktopProxy(for: url) : nil })
+        if helper {
+            route.withLock { $0 = chosen.map { "\(ProxyRules.redacted($0.proxy)) from \($0.origin.rawValue)" } ?? "direct" }
+        }
         return chosen
     }
 

@@ -11,6 +11,7 @@ import Glibc
 package enum HelperService {
     /// Serves the request on `input` and answers on `output`; the exit status.
     package static func serve(input: Int32, output: Int32) -> Int32 {
+        CurlTransport.inHelper.store(true, ordering: .relaxed)
         let answer: HelperAnswer
         if let bytes = readToEnd(input, maxBytes: HelperMessage.maxBytes), let message = HelperMessage.decode(bytes) {
             switch HelperRequest.decode(message) {
