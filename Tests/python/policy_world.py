@@ -238,7 +238,8 @@ class Install:
         candidates = ["/usr/bin/python3", shutil.which("python3", path=PATH), self.box.python]
         for candidate in dict.fromkeys(c for c in candidates if c):
             probe = "exec %s -c 'import ctypes, json, logging'" % shlex.quote(candidate)
-            done = subprocess.run(self.box.setpriv + ["--", "/bin/sh", "-c", probe], env={"PATH": PATH},
+            # Under scripts/proof, with the sandbox's reachable copy of the sanitizer runtime.
+            done = subprocess.run(self.box.setpriv + ["--", "/bin/sh", "-c", probe], env={"PATH": PATH, **self.sanitizer()},
                                   capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
             if done.returncode == 0:
                 return candidate

@@ -247,9 +247,17 @@ def test_a_login_burst_sends_one_request(kind, delay, deadline_ms, expected, sto
 
 
 def faked(offset_s: int) -> dict:
-    """The command's (and its helper's) wall clock moved by `offset_s`."""
-    return {"LD_PRELOAD": FAKETIME, "FAKETIME": "%+ds" % offset_s, "FAKETIME_DONT_FAKE_MONOTONIC": "1",
-            "NO_FAKE_STAT": "1"}
+    """The command's (and its helper's) wall clock moved by `offset_s`.
+    libfaketime goes first, before a sanitizer runtime scripts/proof
+    preloads (fake_clock.preload_env says why)."""
+    inherited = getattr(sys.modules.get("vg_sanitizer_env"), "_inherited", None) or {}
+    kept = " ".join(p for p in inherited.get("LD_PRELOAD", "").replace(":", " ").split() if "libfaketime" not in p)
+    env = {"LD_PRELOAD": (FAKETIME + " " + kept).strip(), "FAKETIME": "%+ds" % offset_s,
+           "FAKETIME_DONT_FAKE_MONOTONIC": "1", "NO_FAKE_STAT": "1"}
+    if "asan" in kept:
+        options = inherited.get("ASAN_OPTIONS", "")
+        env["ASAN_OPTIONS"] = (options + ":" if options else "") + "verify_asan_link_order=0"
+    return env
 
 
 @pytest.mark.skipif(not os.path.exists(FAKETIME), reason="libfaketime is installed by scripts/setup")
