@@ -9,13 +9,23 @@ import Glibc
 /// its last request (docs/design.md, "The desktop's proxy").
 package enum ProxyTrace {
     private static let routes = Mutex<[UInt: String]>([:])
+    /// How many routes are kept: a check that made no request (a warm one)
+    /// takes no lock.
+    private static let kept = Atomic<Int>(0)
 
     static func record(_ route: String) {
-        routes.withLock { $0[UInt(pthread_self())] = route }
+        routes.withLock { routes in
+            if routes.updateValue(route, forKey: UInt(pthread_self())) == nil { kept.add(1, ordering: .releasing) }
+        }
     }
 
     /// The calling thread's last route since the previous take; nil when it made no request.
     package static func take() -> String? {
-        routes.withLock { $0.isEmpty ? nil : $0.removeValue(forKey: UInt(pthread_self())) }
+        guard kept.load(ordering: .acquiring) > 0 else { return nil }
+        return routes.withLock { routes in
+            let route = routes.removeValue(forKey: UInt(pthread_self()))
+            if route != nil { kept.subtract(1, ordering: .releasing) }
+            return route
+        }
     }
 }
