@@ -156,9 +156,9 @@ def test_stale_lists_are_refreshed_before_the_update(world):
 def test_a_cancel_cancels_the_transaction(world):
     """The progress callback cancels at its first step: vg_client_update
     returns CANCELLED at once, and the helper, left to see it through,
-    calls the transaction's Cancel when it finds the host gone (its pipe
-    closed, polled each second): vgdemo 2.0's preinst takes 3 s here, so
-    the transaction is still running then."""
+    calls the transaction's Cancel when it finds the host gone (its next
+    progress write fails): vgdemo 2.0's preinst takes 3 s here, so the
+    transaction is still running then."""
     text, status, logs = run_world(world, "allow", fresh=True, script=(
         'touch /tmp/vgdemo-slow-install; {top}/bin/cancel_update {top}/gate.json; '
         'dpkg-query -W -f="installed=\\${{Version}}\\n" vgdemo'))
