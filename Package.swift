@@ -8,6 +8,9 @@
 //   VersionGateCore    pure: versions, the gate, documents and JSON, messages,
 //                      URL rules, options. Standard library (and
 //                      Synchronization) only: scripts/check_layers enforces it.
+//   VersionGateWire    the helper's protocol and what crosses it: requests,
+//                      answers, HTTP exchanges, deadlines, file identities,
+//                      the cached config's codec. Only the core is below it.
 //   VersionGateSystem  the machine: files, session markers, remote sources,
 //                      store lookups, opening URLs, the client, and the
 //                      host's side of the helper. No libcurl, no GIO.
@@ -33,14 +36,18 @@ let package = Package(
         .target(name: "ExpatShim", dependencies: ["DynamicShim"]),
         .target(name: "PortalShim", dependencies: ["DynamicShim"]),
         .target(name: "VersionGateCore"),
-        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "SystemShim", "CryptoShim", "ExpatShim"]),
-        .target(name: "VersionGate", dependencies: ["VersionGateC", "VersionGateCore", "VersionGateSystem"]),
-        .target(name: "VersionGateNetwork", dependencies: ["VersionGateCore", "VersionGateSystem", "CurlShim", "PortalShim"]),
+        .target(name: "VersionGateWire", dependencies: ["VersionGateCore"]),
+        .target(name: "VersionGateSystem", dependencies: ["VersionGateCore", "VersionGateWire", "SystemShim", "CryptoShim",
+                                                          "ExpatShim"]),
+        .target(name: "VersionGate", dependencies: ["VersionGateC", "VersionGateCore", "VersionGateWire", "VersionGateSystem"]),
+        .target(name: "VersionGateNetwork", dependencies: ["VersionGateCore", "VersionGateWire", "VersionGateSystem", "CurlShim",
+                                                           "PortalShim"]),
         .executableTarget(name: "VersionGateHelper", dependencies: ["VersionGateNetwork"]),
-        .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateSystem",
-                                                           "VersionGateNetwork"]),
+        .testTarget(name: "VersionGateTests", dependencies: ["VersionGate", "VersionGateCore", "VersionGateWire",
+                                                           "VersionGateSystem", "VersionGateNetwork"]),
         // Benchmark harness (scripts/bench), built with -enable-testing.
-        .executableTarget(name: "TransportBench", dependencies: ["VersionGateCore", "VersionGateSystem", "VersionGateNetwork"],
+        .executableTarget(name: "TransportBench", dependencies: ["VersionGateCore", "VersionGateWire", "VersionGateSystem",
+                                                                 "VersionGateNetwork"],
                           path: "bench/TransportBench"),
         .executableTarget(name: "ZsyncScanBench", dependencies: ["VersionGateCore"], path: "bench/ZsyncScanBench"),
     ]

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import VersionGateSystem
 import SystemShim
 #if canImport(Glibc)
@@ -129,7 +130,7 @@ package enum AppImageUpdate {
                 let now = control.length == 0 ? 100 : Int(written * 100 / control.length)
                 if now != percent {
                     percent = now
-                    if !send(.progress(InPlaceUpdate.Progress(op: 0, count: 1, percent: now))) {
+                    if !send(.progress(UpdateProgress(op: 0, count: 1, percent: now))) {
                         cancelled = true
                         return false
                     }

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import VersionGateSystem
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import VersionGateSystem
 
 /// Fetches the byte ranges of a file an AppImage update needs, as the

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import VersionGateSystem
 import PortalShim
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ package enum UpdateService {
         // The callback travels in the context pointer; nonzero: the host stopped listening.
         let progress: vgp_progress_fn = { op, count, percent, context in
             guard let send = context?.assumingMemoryBound(to: ((HelperAnswer.Interim) -> Bool).self) else { return 0 }
-            return send.pointee(.progress(InPlaceUpdate.Progress(op: Int(op), count: Int(count), percent: Int(percent)))) ? 0 : 1
+            return send.pointee(.progress(UpdateProgress(op: Int(op), count: Int(count), percent: Int(percent)))) ? 0 : 1
         }
         withUnsafeMutablePointer(to: &send) { context in
             switch kind {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import VersionGateCore
+@testable import VersionGateWire
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 

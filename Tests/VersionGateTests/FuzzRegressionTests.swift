@@ -12,6 +12,7 @@ import FoundationEssentials
 import VersionGateC
 @testable import VersionGate
 @testable import VersionGateCore
+@testable import VersionGateWire
 @testable import VersionGateSystem
 
 public enum FuzzTarget: String, CaseIterable, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import VersionGateCore
+@testable import VersionGateWire
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 
@@ -60,6 +61,80 @@ final class HelperProtocolTests: XCTestCase {
                                           .apt(package: "demo", architecture: "riscv64")] {
             XCTAssertEqual(ChannelQuestion(parts: question.parts), question)
         }
+    }
+
+    func testTheExchangeAndRestartRequestsSurviveTheirWireForm() throws {
+        var limits = TransportLimits()
+        (limits.timeoutMs, limits.maxBodyBytes, limits.caFile) = (900, 4096, "/ca.pem")
+        limits.proxy = try ProxyRules.Setting(parsing: "http://127.0.0.1:3128")
+        let request = HTTPRequest(url: "https://itunes.apple.com/lookup?bundleId=a.b", body: [0, 1, 0xff],
+                                  headers: [("Accept", "application/json")], credentialsStayWithOrigin: true)
+        guard case .http(let back, let limitsBack) = try roundTrip(.http(request, limits)) else { return XCTFail("not http") }
+        XCTAssertEqual([back.url], [request.url])
+        XCTAssertEqual(back.body, [0, 1, 0xff])
+        XCTAssertEqual(back.headers.map { $0.name + ": " + $0.value }, ["Accept: application/json"])
+        XCTAssertTrue(back.credentialsStayWithOrigin)
+        XCTAssertEqual(limitsBack, limits)
+
+        let restart = HelperRequest.Restart(directory: "/home/u", wait: true, arguments: ["demo", "--flag", ""])
+        guard case .restart(let restartBack) = try roundTrip(.restart(restart)) else { return XCTFail("not a restart") }
+        XCTAssertEqual(restartBack, restart)
+    }
+
+    private func answerRoundTrip(_ answer: HelperAnswer) throws -> HelperAnswer {
+        try XCTUnwrap(HelperAnswer.decode(try XCTUnwrap(HelperMessage.decode(answer.message().encoded()))))
+    }
+
+    func testEveryAnswerSurvivesItsWireForm() throws {
+        let identity = FileIdentity(device: 2049, inode: 77, size: 512, modifiedSeconds: 1_800_000_000,
+                                    modifiedNanoseconds: 5, changedSeconds: 1_800_000_001, changedNanoseconds: 6)
+        guard case .fetched(let origin, let note, let entry, let identityBack) = try answerRoundTrip(
+            .fetched(origin: .freshFetch, note: "no auth token", entry: Array(#"{"format":1}"#.utf8), identity: identity))
+        else { return XCTFail("not fetched") }
+        XCTAssertEqual(origin, .freshFetch)
+        XCTAssertEqual(note, "no auth token")
+        XCTAssertEqual(entry, Array(#"{"format":1}"#.utf8))
+        XCTAssertEqual(identityBack, identity)
+
+        guard case .response(let response) = try answerRoundTrip(.response(HTTPResponse(
+            status: 304, headers: [("etag", "\"v2\"")], body: [0x7b, 0x7d], url: "https://x.example/g")))
+        else { return XCTFail("not a response") }
+        XCTAssertEqual([String(response.status), response.url, response.header("ETag") ?? ""], ["304", "https://x.example/g", "\"v2\""])
+        XCTAssertEqual(response.body, [0x7b, 0x7d])
+
+        guard case .learned(let learned) = try answerRoundTrip(.learned(entry: Array("{}".utf8))) else { return XCTFail("not learned") }
+        XCTAssertEqual(learned, Array("{}".utf8))
+
+        for outcome in UpdateOutcome.allCases {
+            guard case .updated(let back, let message) = try answerRoundTrip(.updated(outcome, message: "why")) else {
+                return XCTFail("not updated")
+            }
+            XCTAssertEqual([back.name, message], [outcome.name, "why"])
+        }
+        guard case .restarted(let status) = try answerRoundTrip(.restarted(status: 3)) else { return XCTFail("not restarted") }
+        XCTAssertEqual(status, 3)
+        guard case .restarted(nil) = try answerRoundTrip(.restarted(status: nil)) else { return XCTFail("a status appeared") }
+
+        for kind in GateFailure.Kind.allCases {
+            guard case .failed(let failure) = try answerRoundTrip(.failed(GateFailure(kind, "m"))) else { return XCTFail("not failed") }
+            XCTAssertEqual(failure, GateFailure(kind, "m"))
+        }
+        for interim: HelperAnswer.Interim in [.progress(UpdateProgress(op: 1, count: 2, percent: 50)), .log(.warning, "a b")] {
+            let record = try XCTUnwrap(HelperMessage.decode(interim.record.encoded())?.records.first)
+            XCTAssertEqual(HelperAnswer.Interim(record), interim)
+        }
+    }
+
+    /// A failure crosses by its code's stable name (the C ABI's), not by the
+    /// Swift case's spelling: renaming a case must not change the wire.
+    func testAFailureCrossesByItsCodesName() throws {
+        let message = HelperAnswer.failed(GateFailure(.installedVersion, "x")).message()
+        XCTAssertEqual(message.value("kind"), "EINSTALLED")
+        var foreign = HelperMessage()
+        foreign.add("outcome", "failed")
+        foreign.add("kind", "installedVersion")
+        guard case .failed(let failure)? = HelperAnswer.decode(foreign) else { return XCTFail("not decoded") }
+        XCTAssertEqual(failure.kind, .internalError, "a Swift case name is not a wire name")
     }
 
     func testMalformedChannelQuestionsAreRefused() throws {

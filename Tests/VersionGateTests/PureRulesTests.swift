@@ -1,5 +1,6 @@
 import XCTest
 @testable import VersionGateCore
+import VersionGateWire
 @testable import VersionGateSystem
 
 /// The rules of the core that used to sit next to their I/O: each checked

@@ -4,6 +4,7 @@ import XCTest
 import VersionGateC
 @testable import VersionGate
 @testable import VersionGateCore
+@testable import VersionGateWire
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import VersionGate
 @testable import VersionGateCore
+@testable import VersionGateWire
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XCTest
 @testable import VersionGateCore
+@testable import VersionGateWire
 @testable import VersionGateSystem
 
 /// The System seam holds: files and processes can be replaced under the

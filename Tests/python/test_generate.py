@@ -74,7 +74,7 @@ def test_the_repository_matches_its_declarations():
     ("man/versiongate.1", "options", ".B dry_run\n", ".B dry_run\n.\\\" a note\n"),
     (PYTHON, "errors", "    EHTTP = -12\n", "    EHTTP = -12\n    EEXTRA = -99\n"),
     (PYTHON, "result_fields", "    note = _field('note', 'text'", "    note = _field('note', 'number'"),
-    ("Sources/VersionGateCore/Text/GateFailure.swift", "errors", "        case tls\n", "        case tls, tls2\n"),
+    ("Sources/VersionGateCore/Text/GateFailure.swift", "errors", "        case tls = \"ETLS\"\n", "        case tls = \"TLS\"\n"),
     ("Sources/VersionGate/Errors.swift", "errors", '"deadline passed"', '"timed out"'),
 ])
 def test_a_hand_edit_of_a_region_fails_check_and_a_run_restores_it(root, name, region, old, new):
@@ -121,7 +121,7 @@ def test_a_new_error_code_reaches_the_header_swift_python_and_docs(root):
     header = (root / HEADER).read_text()
     assert re.search(r"^    VG_EUPDATE = -17, +/\* since 1\.2", header, re.M)
     assert re.search(r"^    VG_ENEW = -18 +/\* a new failure, for this test \*/$", header, re.M)
-    assert "        case newThing\n" in (root / "Sources/VersionGateCore/Text/GateFailure.swift").read_text()
+    assert "        case newThing = \"ENEW\"\n" in (root / "Sources/VersionGateCore/Text/GateFailure.swift").read_text()
     assert '    (VG_ENEW, .newThing, "VG_ENEW", "a new failure"),\n' in \
         (root / "Sources/VersionGate/Errors.swift").read_text()
     assert "    EUPDATE = -17\n    ENEW = -18\n" in (root / PYTHON).read_text()

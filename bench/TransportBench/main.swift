@@ -3,6 +3,7 @@
 // Usage: TransportBench URL [ROUNDS]
 import Foundation
 @testable import VersionGateCore
+@testable import VersionGateWire
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 #if canImport(Glibc)
 import Glibc
 #endif

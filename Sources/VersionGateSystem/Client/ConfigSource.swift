@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 /// Where a client's thresholds come from: a local document, or a remote
 /// protocol behind RemoteSource. Every result comes from one snapshot.
 /// A class: a check holds it as one reference (an existential of a class
@@ -57,16 +58,7 @@ package struct LoadRequest: Sendable {
 /// a cached local document hands the same one to every check, and each
 /// result keeps it with one retain.
 package final class LoadedConfig: Sendable {
-    package enum Origin: String, Sendable {
-        case localDocument = "local_document"
-        case freshFetch = "fresh_fetch"
-        case cacheHit = "cache_hit"
-        case cacheAfterError = "cache_after_error"
-        case embeddedDefault = "embedded_default"
-        /// Older than its TTL, within the stale-while-revalidate window: a
-        /// refresh was started behind the check.
-        case staleCache = "stale_cache"
-    }
+    package typealias Origin = ConfigOrigin
     package let snapshot: GateSnapshot
     package let origin: Origin
     /// Seconds since the config was fetched (remote sources).

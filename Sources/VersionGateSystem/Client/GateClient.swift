@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import Synchronization
 
 /// A configured gate: options, the source they select, and the check.

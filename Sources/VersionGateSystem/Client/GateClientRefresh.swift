@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 extension GateClient {
     /// Brings the cache of the client's remote source up to date unless it

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import Synchronization
 
 /// A gate document on local disk. The parsed snapshot is reused while the

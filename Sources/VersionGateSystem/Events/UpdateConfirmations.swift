@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import Synchronization
 
 /// The state behind `update_confirmed` (docs/design.md, "Events"): one

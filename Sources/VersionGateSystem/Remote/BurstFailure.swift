@@ -15,13 +15,13 @@ struct BurstFailure {
     }
 
     func encoded() -> [UInt8] {
-        JSONValue.object(["kind": .string("\(kind)"), "message": .string(message), "at": .string(String(at))]).encoded()
+        JSONValue.object(["kind": .string(kind.rawValue), "message": .string(message), "at": .string(String(at))]).encoded()
     }
 
     /// nil unless well-formed and no older than `since`.
     static func decode(_ bytes: [UInt8], since: Int64) -> BurstFailure? {
         guard let value = try? JSONValue.decode(bytes), case .string(let name)? = value["kind"],
-              let kind = GateFailure.Kind.allCases.first(where: { "\($0)" == name }),
+              let kind = GateFailure.Kind(rawValue: name),
               case .string(let message)? = value["message"], case .string(let text)? = value["at"],
               let at = Int64(decimal: text), at >= since else { return nil }
         return BurstFailure(GateFailure(kind, message), at: at)

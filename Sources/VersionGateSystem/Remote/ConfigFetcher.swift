@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 /// One remote protocol (Firebase Remote Config, a self-hosted document):
 /// how to ask for the config. Caching, freshness, backoff and single flight
 /// are RemoteSource's, the same for every protocol.

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// A self-hosted gate document over https (any static host or CDN): GET
 /// with If-None-Match; the body is a flat document or a template export,

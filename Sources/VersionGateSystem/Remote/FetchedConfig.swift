@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// What a fetch brought: the entry to decide with and to cache.
 package struct FetchedConfig: Sendable {

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// Remote Config's answer to a fetch (Tests/Fixtures/PROTOCOLS.md §1.5, §1.6): the
 /// state decides the outcome; an error status carries Google's error body.

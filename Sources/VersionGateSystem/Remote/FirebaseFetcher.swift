@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 /// Firebase Remote Config, asked the way the official SDKs ask it
 /// (Tests/Fixtures/PROTOCOLS.md §1): POST …/namespaces/firebase:fetch?key=… with the
 /// installation's FID and auth token and the facts conditions test. The

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 /// A Firebase installation as persisted: the FID that Remote Config counts
 /// instances by, and the Installations (FIS) tokens that let percent
 /// conditions match. One file per project and app in the state directory,

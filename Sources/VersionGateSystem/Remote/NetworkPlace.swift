@@ -1,3 +1,4 @@
+import VersionGateWire
 /// Where a remote source's fetches run (docs/design.md, "The fetch helper").
 package enum NetworkPlace: Sendable {
     /// In the fetch helper, a process of its own: every host of the library.

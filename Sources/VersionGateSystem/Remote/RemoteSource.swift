@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import Synchronization
 
 /// A remote config behind the cache (docs/design.md, "Sources and the cache"). Per check: a fresh cached
@@ -152,14 +153,6 @@ package final class RemoteSource: ConfigSource {
             case .success(let answer): return fetched(from: answer)
             }
         }
-    }
-
-    /// What a fetch is for: a check waiting for it, a refresh someone waits
-    /// for (`vg_client_refresh`), or one behind a check that nobody waits for.
-    package enum FetchMode: String, Sendable, CaseIterable {
-        case fetchFirst = "fetch"
-        case refresh
-        case background
     }
 
     /// A fetch made in this process (the helper's own, and tests'): under the

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import Synchronization
 
 /// The login is the session: a marker file per key under

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import Synchronization
 
 /// What the user said about OPTIONAL prompts, kept across login sessions

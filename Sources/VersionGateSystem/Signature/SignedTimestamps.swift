@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// The newest trusted-comment timestamp seen per signed document (a local
 /// path, or a remote source's cache key), under `$XDG_STATE_HOME/versiongate/`,

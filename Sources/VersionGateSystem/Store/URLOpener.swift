@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// What happened when a URL was handed to the desktop.
 package struct URLOpenResult: Sendable, Equatable {

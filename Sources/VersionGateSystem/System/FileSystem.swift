@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// Every file operation the library makes, behind one protocol so tests can
 /// put another file system under a client (`System.files`). The production
@@ -81,12 +82,4 @@ package enum ExclusiveCreation: Sendable, Equatable {
     case created, alreadyThere
     /// Nothing was created; the reason, for the result's note.
     case failed(String)
-}
-
-/// Device, inode, size and both timestamps: equal identities mean the same
-/// contents (unless `FileSystem.isRecentlyChanged`).
-package struct FileIdentity: Equatable, Sendable {
-    package var device: UInt64, inode: UInt64, size: Int64
-    package var modifiedSeconds: Int64, modifiedNanoseconds: Int64
-    package var changedSeconds: Int64, changedNanoseconds: Int64
 }

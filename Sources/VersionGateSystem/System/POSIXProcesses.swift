@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import SystemShim
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// Running a program the way the library runs `xdg-open`: one argument,
 /// an argument vector (no shell), the wait bounded by a deadline. Behind a

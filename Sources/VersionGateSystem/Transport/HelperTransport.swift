@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 
 /// One HTTP exchange made in the helper (docs/design.md, "The fetch
 /// helper"): what the host sends itself (the App Store lookup, a channel's

@@ -1,3 +1,4 @@
+import VersionGateWire
 /// One deadline for a whole call, started by the first step that may wait,
 /// so a warm check reads no clock. A value with a mutating getter, not a
 /// captured `var` and a nested function: Swift 6.0 boxed that `var` on the

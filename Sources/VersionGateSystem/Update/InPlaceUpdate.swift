@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGateWire
 import SystemShim
 import Synchronization
 #if canImport(Glibc)
@@ -12,16 +13,6 @@ import Glibc
 /// streams its progress back; the host never loads GIO nor touches the network.
 package enum InPlaceUpdate {
     private static let flatpakInfo = Sandbox.flatpakInfo
-    /// The longest an update may run before the helper gives up on it.
-    package static let maxSeconds = 3600
-
-    package struct Progress: Sendable, Equatable {
-        /// Operation `op` (from 0) of `count`, `percent` of it done.
-        package let op: Int, count: Int, percent: Int
-
-        package init(op: Int, count: Int, percent: Int) { (self.op, self.count, self.percent) = (op, count, percent) }
-
-    }
 
     package struct Report: Sendable {
         package let outcome: UpdateOutcome
@@ -96,13 +87,14 @@ package enum InPlaceUpdate {
     /// helper is left to see it through; see HelperProcess.call), an
     /// AppImage's helper stops at its next step and replaces nothing.
     package static func run(_ found: Result<HelperRequest.Update.Kind, Refusal>, limits: TransportLimits,
-                            gitHubAPI: String, trustedKeys: String?, onProgress: (Progress) -> Bool) -> Report {
+                            gitHubAPI: String, trustedKeys: String?, onProgress: (UpdateProgress) -> Bool) -> Report {
         let kind: HelperRequest.Update.Kind
         switch found {
         case .failure(let refusal): return Report(.notFlatpak, refusal.message)
         case .success(let found): kind = found
         }
         if case .failure(let failure) = HelperProcess.located { return Report(.unavailable, failure.message) }
+        let maxSeconds = HelperRequest.Update.defaultMaxSeconds
         let ran = HelperProcess.call(.update(HelperRequest.Update(kind: kind, maxSeconds: maxSeconds, limits: limits,
                                                                        gitHubAPI: gitHubAPI, trustedKeys: trustedKeys)),
                                      until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {

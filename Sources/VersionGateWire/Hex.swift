@@ -1,8 +1,8 @@
 /// Lower-case hex, for bytes that cross the helper's NUL-separated records.
-enum Hex {
+package enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    static func encoded(_ bytes: [UInt8]) -> String {
+    package static func encoded(_ bytes: [UInt8]) -> String {
         var text = [UInt8]()
         text.reserveCapacity(bytes.count * 2)
         for byte in bytes {
@@ -12,7 +12,7 @@ enum Hex {
         return String(decoding: text, as: UTF8.self)
     }
 
-    static func decoded(_ text: String) -> [UInt8]? {
+    package static func decoded(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         var bytes = [UInt8]()

@@ -21,10 +21,10 @@ package enum HelperRequest: Sendable {
 
     /// Bumped whenever a request or an answer changes shape: a helper from
     /// another build refuses rather than misreads.
-    package static let protocolVersion = "6"
+    package static let protocolVersion = "7"
 
     package struct ConfigFetch: Sendable, Equatable {
-        package var mode: RemoteSource.FetchMode
+        package var mode: FetchMode
         /// The client's options as `key=value` (ClientOptions.assignmentList).
         package var options: [String]
         package var appVersion: String?
@@ -42,6 +42,14 @@ package enum HelperRequest: Sendable {
         package var stateHome: String?
         /// The host's log threshold; nil when nobody listens.
         package var log: LogLevel?
+
+        package init(mode: FetchMode, options: [String], appVersion: String?, now: Int64, boot: BootInstant?,
+                     deadlineNanoseconds: Int64, environment: [String: String], cacheHome: String?, stateHome: String?,
+                     log: LogLevel?) {
+            (self.mode, self.options, self.appVersion, self.now, self.boot) = (mode, options, appVersion, now, boot)
+            (self.deadlineNanoseconds, self.environment) = (deadlineNanoseconds, environment)
+            (self.cacheHome, self.stateHome, self.log) = (cacheHome, stateHome, log)
+        }
     }
 
     package struct ChannelAsk: Sendable {
@@ -82,6 +90,9 @@ package enum HelperRequest: Sendable {
                 }
             }
         }
+        /// The longest an update may run before the helper gives up on it.
+        package static let defaultMaxSeconds = 3600
+
         package var kind: Kind
         /// The longest the whole update may take.
         package var maxSeconds: Int
@@ -104,6 +115,10 @@ package enum HelperRequest: Sendable {
         /// Wait for the new version to end and answer its exit status.
         package var wait: Bool
         package var arguments: [String]
+
+        package init(directory: String, wait: Bool, arguments: [String]) {
+            (self.directory, self.wait, self.arguments) = (directory, wait, arguments)
+        }
     }
 
     private enum Mode: String {
@@ -199,7 +214,7 @@ package enum HelperRequest: Sendable {
         let malformed = GateFailure(.internalError, "the helper's \(message.value("mode") ?? "") request is malformed")
         switch message.value("mode").flatMap(Mode.init(rawValue:)) {
         case .fetch, .refresh, .background:
-            guard let mode = message.value("mode").flatMap(RemoteSource.FetchMode.init(rawValue:)),
+            guard let mode = message.value("mode").flatMap(FetchMode.init(rawValue:)),
                   let now = message.value("now").flatMap({ Int64(decimal: $0) }),
                   let deadline = message.value("deadline_ns").flatMap({ Int64(decimal: $0) }) else { return .failure(malformed) }
             var environment: [String: String] = [:]
@@ -250,7 +265,7 @@ package enum HelperRequest: Sendable {
             }
             limits.proxy = proxy
             return .success(.update(Update(kind: kind, maxSeconds: message.value("max_seconds").flatMap(HelperMessage.integer)
-                                           ?? InPlaceUpdate.maxSeconds, limits: limits,
+                                           ?? HelperRequest.Update.defaultMaxSeconds, limits: limits,
                                            gitHubAPI: message.value("github_api") ?? ClientOptions().gitHubAPIEndpoint,
                                            trustedKeys: message.value("trusted_keys"))))
         case .restart:

@@ -21,6 +21,14 @@ package struct CachedConfig: Sendable, Equatable {
     package var empty: Bool
     package var config: GateConfig
 
+    package init(key: String, fetchedAt: Int64, fetchedAtBoot: BootInstant? = nil, etag: String?, maxAgeSeconds: Int?,
+                 staleWhileRevalidateSeconds: Int? = nil, staleIfErrorSeconds: Int? = nil, empty: Bool, config: GateConfig) {
+        (self.key, self.fetchedAt, self.fetchedAtBoot, self.etag) = (key, fetchedAt, fetchedAtBoot, etag)
+        (self.maxAgeSeconds, self.staleWhileRevalidateSeconds, self.staleIfErrorSeconds) =
+            (maxAgeSeconds, staleWhileRevalidateSeconds, staleIfErrorSeconds)
+        (self.empty, self.config) = (empty, config)
+    }
+
     package static func fileName(forKey key: String) -> String { "config-\(fnv1a64Hex(key)).json" }
 
     package func encoded() -> [UInt8] {

@@ -60,4 +60,6 @@ package struct TransportLimits: Sendable, Equatable {
     package var caFile: String?
     /// The option `proxy` (docs/design.md, "The desktop's proxy").
     package var proxy = ProxyRules.Setting.auto
+
+    package init() {}
 }

@@ -7,7 +7,7 @@ package enum HelperAnswer: Sendable {
     /// A fetch's config, as the cache file holds it (CachedConfig's JSON),
     /// and that file's identity when the helper wrote it: the host then does
     /// not read back what it was handed.
-    case fetched(origin: LoadedConfig.Origin, note: String?, entry: [UInt8], identity: FileIdentity?)
+    case fetched(origin: ConfigOrigin, note: String?, entry: [UInt8], identity: FileIdentity?)
     /// An HTTP exchange's response, whatever its status.
     case response(HTTPResponse)
     /// A channel's next cache entry (ChannelEntry's JSON), as written.
@@ -21,7 +21,7 @@ package enum HelperAnswer: Sendable {
 
     /// A record sent before the final answer.
     package enum Interim: Sendable, Equatable {
-        case progress(InPlaceUpdate.Progress)
+        case progress(UpdateProgress)
         case log(LogLevel, String)
     }
 
@@ -56,7 +56,7 @@ package enum HelperAnswer: Sendable {
             if let status { message.add("status", String(status)) }
         case .failed(let failure):
             message.add("outcome", "failed")
-            message.add("kind", "\(failure.kind)")
+            message.add("kind", failure.kind.rawValue)
             message.add("message", failure.message)
         }
         return message
@@ -67,7 +67,7 @@ package enum HelperAnswer: Sendable {
     package static func decode(_ message: HelperMessage) -> HelperAnswer? {
         switch message.value("outcome") {
         case "fetched":
-            guard let origin = message.value("origin").flatMap(LoadedConfig.Origin.init(rawValue:)),
+            guard let origin = message.value("origin").flatMap(ConfigOrigin.init(rawValue:)),
                   let entry = message.value("entry") else { return nil }
             return .fetched(origin: origin, note: message.value("note"), entry: Array(entry.utf8),
                             identity: message.value("identity").flatMap(Self.identity))
@@ -86,7 +86,7 @@ package enum HelperAnswer: Sendable {
             guard let status = HelperMessage.integer(text) else { return nil }
             return .restarted(status: Int32(clamping: status))
         case "failed":
-            let kind = GateFailure.Kind.allCases.first { "\($0)" == message.value("kind") } ?? .internalError
+            let kind = message.value("kind").flatMap(GateFailure.Kind.init(rawValue:)) ?? .internalError
             return .failed(GateFailure(kind, message.value("message") ?? "the helper failed"))
         default:
             return nil
@@ -110,7 +110,7 @@ extension HelperAnswer.Interim {
     package var record: HelperMessage {
         var message = HelperMessage()
         switch self {
-        case .progress(let progress): message.add("progress", "\(progress.op) \(progress.count) \(progress.percent)")
+        case .progress(let progress): message.add("progress", [progress.op, progress.count, progress.percent].map { String($0) }.joined(separator: " "))
         case .log(let level, let line): message.add("log", level.rawValue + " " + line)
         }
         return message
@@ -122,7 +122,7 @@ extension HelperAnswer.Interim {
         case "progress":
             let numbers = record.value.split(separator: " ").compactMap { HelperMessage.integer(String($0)) }
             guard numbers.count == 3 else { return nil }
-            self = .progress(InPlaceUpdate.Progress(op: numbers[0], count: numbers[1], percent: numbers[2]))
+            self = .progress(UpdateProgress(op: numbers[0], count: numbers[1], percent: numbers[2]))
         case "log":
             let (level, line) = HelperMessage.split(record.value, at: " ")
             guard let level = LogLevel(rawValue: level) else { return nil }
