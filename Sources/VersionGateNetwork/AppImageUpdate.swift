@@ -49,13 +49,9 @@ package enum AppImageUpdate {
         let readSeed = { (offset: UInt64, count: Int) in readAt(seed, offset, count) }
 
         let information: AppImageUpdateInformation
-        do throws(AppImageUpdateInformationError) {
-            guard let found = try AppImageUpdateInformation.read(fileSize: seedLength, readSeed) else {
-                return .failure(Refusal(.unavailable, "\(path) has no update information (.upd_info): update from the store"))
-            }
-            information = found
-        } catch {
-            return .failure(Refusal(.unavailable, "\(path): \(error.message)"))
+        switch updateInformation(path, seedLength: seedLength, readSeed: readSeed) {
+        case .success(let found): information = found
+        case .failure(let refusal): return .failure(refusal)
         }
         let directory = parent(of: path)
         guard access(directory, W_OK) == 0 else {
@@ -64,36 +60,14 @@ package enum AppImageUpdate {
 
         let transport = CurlTransport()
         let controlURL: String
-        switch information {
-        case .zsync(let url): controlURL = url
-        case .gitHubReleases(let user, let repository, let tag, let glob):
-            let releaseURL = GitHubReleaseAsset.releaseURL(endpoint: gitHubAPI, user: user, repository: repository, tag: tag)
-            let release: HTTPResponse
-            do throws(TransportError) {
-                release = try transport.send(HTTPRequest(url: releaseURL, headers: [("Accept", "application/vnd.github+json")]),
-                                             limits: limits)
-            } catch {
-                return .failure(Refusal(.failed, error.message))
-            }
-            guard release.status == 200 else { return .failure(Refusal(.failed, "\(releaseURL): HTTP \(release.status)")) }
-            switch GitHubReleaseAsset.downloadURL(release: release.body, glob: glob) {
-            case .success(let url): controlURL = url
-            case .failure(let failure): return .failure(Refusal(.failed, "\(releaseURL): \(failure.message)"))
-            }
+        switch controlFileURL(information, gitHubAPI: gitHubAPI, transport: transport, limits: limits) {
+        case .success(let url): controlURL = url
+        case .failure(let refusal): return .failure(refusal)
         }
-        var controlLimits = limits
-        controlLimits.maxBodyBytes = ZsyncControl.maxBytes
         let control: ZsyncControl
-        do {
-            let response = try transport.send(HTTPRequest(url: controlURL), limits: controlLimits)
-            guard response.status == 200 else { return .failure(Refusal(.failed, "\(controlURL): HTTP \(response.status)")) }
-            control = try ZsyncControl(parsing: response.body)
-        } catch let error as TransportError {
-            return .failure(Refusal(.failed, error.message))
-        } catch let error as ZsyncControlError {
-            return .failure(Refusal(.failed, "\(controlURL): \(error.message)"))
-        } catch {
-            return .failure(Refusal(.failed, "\(controlURL): \(error)"))
+        switch fetchControl(controlURL, transport: transport, limits: limits) {
+        case .success(let parsed): control = parsed
+        case .failure(let refusal): return .failure(refusal)
         }
         guard let relative = control.urls.first else {
             return .failure(Refusal(.failed, "\(controlURL) names no URL for the new file"))
@@ -120,6 +94,83 @@ package enum AppImageUpdate {
         }
         var fetcher = RangeFetcher(url: fileURL, ranges: plan.fetchRanges, length: control.length, limits: limits,
                                    transport: transport)
+        if case .failure(let refusal) = assemble(into: output, control, plan: plan, readSeed: readSeed, fetcher: &fetcher,
+                                                 fileURL: fileURL, path: path, send: send) {
+            close(output)
+            return .failure(refusal)
+        }
+        guard fchmod(output, status.st_mode & 0o7777) == 0, fsync(output) == 0, close(output) == 0 else {
+            return .failure(Refusal(.failed, "cannot finish \(temporary): \(errnoText()); \(path) is unchanged"))
+        }
+        if let trust, case .failure(let refusal) = verifySignature(temporary, length: control.length, fileURL: fileURL,
+                                                                    trust: trust, transport: transport, limits: limits) {
+            return .failure(Refusal(refusal.outcome, refusal.message + "; \(path) is unchanged"))
+        }
+        guard rename(temporary, path) == 0 else {
+            return .failure(Refusal(.failed, "cannot replace \(path): \(errnoText())"))
+        }
+        keep = true
+        return .success("\(path) updated: \(fetcher.fetchedBytes) of \(control.length) bytes fetched, the rest from the running file")
+    }
+
+    /// The running file's `.upd_info`; none is a refusal (the store updates it).
+    private static func updateInformation(_ path: String, seedLength: UInt64,
+                                          readSeed: (UInt64, Int) -> [UInt8]?) -> Result<AppImageUpdateInformation, Refusal> {
+        do throws(AppImageUpdateInformationError) {
+            guard let found = try AppImageUpdateInformation.read(fileSize: seedLength, readSeed) else {
+                return .failure(Refusal(.unavailable, "\(path) has no update information (.upd_info): update from the store"))
+            }
+            return .success(found)
+        } catch {
+            return .failure(Refusal(.unavailable, "\(path): \(error.message)"))
+        }
+    }
+
+    /// Where the .zsync control file is: named outright, or the asset of a
+    /// GitHub release that matches the update information's glob.
+    private static func controlFileURL(_ information: AppImageUpdateInformation, gitHubAPI: String,
+                                       transport: any HTTPTransport, limits: TransportLimits) -> Result<String, Refusal> {
+        switch information {
+        case .zsync(let url): return .success(url)
+        case .gitHubReleases(let user, let repository, let tag, let glob):
+            let releaseURL = GitHubReleaseAsset.releaseURL(endpoint: gitHubAPI, user: user, repository: repository, tag: tag)
+            let release: HTTPResponse
+            do throws(TransportError) {
+                release = try transport.send(HTTPRequest(url: releaseURL, headers: [("Accept", "application/vnd.github+json")]),
+                                             limits: limits)
+            } catch {
+                return .failure(Refusal(.failed, error.message))
+            }
+            guard release.status == 200 else { return .failure(Refusal(.failed, "\(releaseURL): HTTP \(release.status)")) }
+            return GitHubReleaseAsset.downloadURL(release: release.body, glob: glob)
+                .mapError { Refusal(.failed, "\(releaseURL): \($0.message)") }
+        }
+    }
+
+    /// The control file, fetched within its own size limit and parsed.
+    private static func fetchControl(_ controlURL: String, transport: any HTTPTransport,
+                                     limits: TransportLimits) -> Result<ZsyncControl, Refusal> {
+        var controlLimits = limits
+        controlLimits.maxBodyBytes = ZsyncControl.maxBytes
+        do {
+            let response = try transport.send(HTTPRequest(url: controlURL), limits: controlLimits)
+            guard response.status == 200 else { return .failure(Refusal(.failed, "\(controlURL): HTTP \(response.status)")) }
+            return .success(try ZsyncControl(parsing: response.body))
+        } catch let error as TransportError {
+            return .failure(Refusal(.failed, error.message))
+        } catch let error as ZsyncControlError {
+            return .failure(Refusal(.failed, "\(controlURL): \(error.message)"))
+        } catch {
+            return .failure(Refusal(.failed, "\(controlURL): \(error)"))
+        }
+    }
+
+    /// The new file written to `output` from the running file's blocks and
+    /// the fetched ranges, with a progress record at each new percent; a
+    /// refusal says why it stopped (the caller closes `output` then).
+    private static func assemble(into output: Int32, _ control: ZsyncControl, plan: ZsyncPlan,
+                                 readSeed: (UInt64, Int) -> [UInt8]?, fetcher: inout RangeFetcher, fileURL: String,
+                                 path: String, send: (HelperAnswer.Interim) -> Bool) -> Result<Void, Refusal> {
         var written: UInt64 = 0
         var percent = -1
         var cancelled = false
@@ -137,8 +188,8 @@ package enum AppImageUpdate {
                 }
                 return true
             })
+            return .success(())
         } catch {
-            close(output)
             if cancelled { return .failure(Refusal(.cancelled, "cancelled by the host; \(path) is unchanged")) }
             if let failure = fetcher.failure { return .failure(Refusal(.failed, "\(failure); \(path) is unchanged")) }
             switch error {
@@ -148,18 +199,6 @@ package enum AppImageUpdate {
                 return .failure(Refusal(.failed, "\(error.message); \(path) is unchanged"))
             }
         }
-        guard fchmod(output, status.st_mode & 0o7777) == 0, fsync(output) == 0, close(output) == 0 else {
-            return .failure(Refusal(.failed, "cannot finish \(temporary): \(errnoText()); \(path) is unchanged"))
-        }
-        if let trust, case .failure(let refusal) = verifySignature(temporary, length: control.length, fileURL: fileURL,
-                                                                    trust: trust, transport: transport, limits: limits) {
-            return .failure(Refusal(refusal.outcome, refusal.message + "; \(path) is unchanged"))
-        }
-        guard rename(temporary, path) == 0 else {
-            return .failure(Refusal(.failed, "cannot replace \(path): \(errnoText())"))
-        }
-        keep = true
-        return .success("\(path) updated: \(fetcher.fetchedBytes) of \(control.length) bytes fetched, the rest from the running file")
     }
 
     /// With trusted_keys, the new file must carry a minisign signature by one

@@ -243,8 +243,27 @@ def test_take_string_frees_even_when_decoding_would_fail(monkeypatch):
     assert freed == [ctypes.addressof(buf)]
 
 
-def test_vg_free_accepts_null():
-    vg.vg_free(None)
+FREE_NULL_CHILD = r"""
+import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+for name in ("vg_free", "vg_client_free", "vg_result_free"):
+    free = getattr(lib, name)
+    free.restype, free.argtypes = None, [ctypes.c_void_p]
+    free(None)
+    # The library still answers after each: a compare whose result is printed.
+    lib.vg_version_compare.argtypes = [ctypes.POINTER(ctypes.c_int), ctypes.c_char_p, ctypes.c_char_p]
+    order = ctypes.c_int(7)
+    code = lib.vg_version_compare(ctypes.byref(order), b"1.0", b"1.1")
+    print(name, code, order.value)
+"""
+
+
+def test_every_free_function_accepts_null():
+    # In a child: a free that crashed on NULL would take pytest down with it.
+    proc = subprocess.run([sys.executable, "-c", FREE_NULL_CHILD, LIB_PATH], env=child_env(),
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["vg_free 0 -1", "vg_client_free 0 -1", "vg_result_free 0 -1"]
 
 
 def test_binding_declares_char_pointer_getters_as_borrowed_copies():

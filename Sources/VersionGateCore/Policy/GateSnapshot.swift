@@ -107,38 +107,12 @@ package final class GateSnapshot: Sendable {
                                     key: GateConfig.blockedVersionsKey(platform: platform), problems: &problems)
             .map(CText.init)
         blockedParsed = blockedTexts.compactMap { Version(bytes: $0.bytes) }
-        let effectiveKey = GateConfig.minEffectiveAtKey(platform: platform)
-        if let raw = config.values[effectiveKey], !raw.isEmpty {
-            minEffectiveAt = RFC3339.seconds(ASCII.trimmingBlanks(raw))
-            if minEffectiveAt == nil {
-                problems.append("\(effectiveKey) \"\(OneLine.text(raw))\" is not an RFC 3339 time; the minimum counts from now")
-            }
-        } else {
-            minEffectiveAt = nil
-        }
-        let rolloutKey = GateConfig.rolloutPercentKey(platform: platform)
-        if let raw = config.values[rolloutKey], !raw.isEmpty {
-            if let percent = Int64(decimal: ASCII.trimmingBlanks(raw)), (0...100).contains(percent) {
-                rolloutPercent = Int(percent)
-            } else {
-                problems.append("\(rolloutKey) \"\(OneLine.text(raw))\" is not a whole number 0-100; 100 used")
-                rolloutPercent = 100
-            }
-        } else {
-            rolloutPercent = 100
-        }
-
-        let strictKey = GateConfig.strictMinimumKey(platform: platform)
-        switch config.values[strictKey].map({ ASCII.trimmingBlanks($0) }) {
-        case nil where config.nonStringKeys.contains(strictKey):
-            problems.append("\(strictKey) is not a JSON string (write \"true\" or \"false\"); true used")
-            strictMinimum = true
-        case nil, "", "false": strictMinimum = false
-        case "true": strictMinimum = true
-        case let other?:
-            problems.append("\(strictKey) \"\(OneLine.text(other))\" is neither true nor false; true used")
-            strictMinimum = true
-        }
+        minEffectiveAt = Self.minEffectiveAt(config, key: GateConfig.minEffectiveAtKey(platform: platform),
+                                             problems: &problems)
+        rolloutPercent = Self.rolloutPercent(config, key: GateConfig.rolloutPercentKey(platform: platform),
+                                             problems: &problems)
+        strictMinimum = Self.strictMinimum(config, key: GateConfig.strictMinimumKey(platform: platform),
+                                           problems: &problems)
 
         func requirements(_ key: String) -> Requirements {
             guard let raw = config.values[key], !ASCII.trimmingBlanks(raw).isEmpty else { return Requirements(clauses: []) }
@@ -152,6 +126,40 @@ package final class GateSnapshot: Sendable {
         templateVersion = config.templateVersion
         self.problems = problems
         problem = problems.isEmpty ? nil : "\(documentName): " + join(problems, separator: "; ")
+    }
+
+    /// When the minimum starts to block; nil (from now) when absent or not an RFC 3339 time.
+    private static func minEffectiveAt(_ config: GateConfig, key: String, problems: inout [String]) -> Int64? {
+        guard let raw = config.values[key], !raw.isEmpty else { return nil }
+        let seconds = RFC3339.seconds(ASCII.trimmingBlanks(raw))
+        if seconds == nil {
+            problems.append("\(key) \"\(OneLine.text(raw))\" is not an RFC 3339 time; the minimum counts from now")
+        }
+        return seconds
+    }
+
+    /// 0-100; 100 (everyone) when absent or unreadable.
+    private static func rolloutPercent(_ config: GateConfig, key: String, problems: inout [String]) -> Int {
+        guard let raw = config.values[key], !raw.isEmpty else { return 100 }
+        guard let percent = Int64(decimal: ASCII.trimmingBlanks(raw)), (0...100).contains(percent) else {
+            problems.append("\(key) \"\(OneLine.text(raw))\" is not a whole number 0-100; 100 used")
+            return 100
+        }
+        return Int(percent)
+    }
+
+    /// false only when absent, empty or "false": the operator who wrote the key meant the block.
+    private static func strictMinimum(_ config: GateConfig, key: String, problems: inout [String]) -> Bool {
+        switch config.values[key].map({ ASCII.trimmingBlanks($0) }) {
+        case nil where config.nonStringKeys.contains(key):
+            problems.append("\(key) is not a JSON string (write \"true\" or \"false\"); true used")
+            return true
+        case nil, "", "false": return false
+        case "true": return true
+        case let other?:
+            problems.append("\(key) \"\(OneLine.text(other))\" is neither true nor false; true used")
+            return true
+        }
     }
 
     /// `<prefix><lang>` keys (update_message_de, release_notes_pt_BR) by

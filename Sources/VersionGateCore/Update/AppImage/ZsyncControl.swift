@@ -40,70 +40,116 @@ package struct ZsyncControl: Equatable, Sendable {
 
     package init(parsing bytes: [UInt8]) throws(ZsyncControlError) {
         guard bytes.count <= Self.maxBytes else { throw .tooLarge(bytes: bytes.count) }
+        let header = try Self.readHeader(bytes)
+        let fields = header.fields
+        guard let version = fields["zsync"] else { throw .missingKey("zsync") }
+        guard version != "0.0.4" else { throw .unsupportedVersion(version) }
+        // zsync compares versions as strings; so does this.
+        if let minimum = fields["Min-Version"], minimum > "0.6.2" { throw .unsupportedVersion(minimum) }
+        let size = try Self.blockSize(fields)
+        let length = try Self.length(fields)
+        let lengths = try Self.hashLengths(fields)
+        guard !header.urls.isEmpty else { throw .missingKey("URL") }
+        guard !header.urls.contains(where: \.isEmpty) else { throw .badValue(key: "URL", reason: "is empty") }
+        let sha = try Self.sha1(fields)
+
+        let blocks = Int(length / size) + (length % size == 0 ? 0 : 1)
+        let (rsums, checksums) = try Self.readBlockSums(bytes, from: header.end, blocks: blocks,
+                                                        rsumBytes: lengths[1], checksumBytes: lengths[2])
+        self.version = version
+        self.filename = fields["Filename"]
+        self.mtime = fields["MTime"]
+        self.blockSize = Int(size)
+        self.length = UInt64(length)
+        self.seqMatches = lengths[0]
+        self.rsumBytes = lengths[1]
+        self.checksumBytes = lengths[2]
+        self.urls = header.urls
+        self.sha1 = sha
+        self.rsums = rsums
+        self.checksums = checksums
+    }
+
+    /// The header's keys, read up to its empty line (`end`: where the block sums start).
+    private struct Header {
         var fields: [String: String] = [:]
         var urls: [String] = []
+        var end = 0
+    }
+
+    private static func readHeader(_ bytes: [UInt8]) throws(ZsyncControlError) -> Header {
+        var header = Header()
         var safe: Set<String> = []
         var unknown: [String] = []
-        var position = 0
         var lineNumber = 0
         while true {
-            guard let newline = bytes[position...].firstIndex(of: 0x0A) else { throw .headerUnterminated }
+            guard let newline = bytes[header.end...].firstIndex(of: 0x0A) else { throw .headerUnterminated }
             lineNumber += 1
             guard lineNumber <= Self.maxHeaderLines + 1 else { throw .tooManyLines }
-            guard newline - position <= Self.maxLineBytes else { throw .lineTooLong(line: lineNumber) }
-            var line = bytes[position..<newline]
-            position = newline + 1
+            guard newline - header.end <= Self.maxLineBytes else { throw .lineTooLong(line: lineNumber) }
+            var line = bytes[header.end..<newline]
+            header.end = newline + 1
             // zsync trims CR and spaces at the end of a line.
             while let last = line.last, last == 0x0D || last == 0x20 { line = line.dropLast() }
             if line.isEmpty { break }
             guard lineNumber <= Self.maxHeaderLines else { throw .tooManyLines }
-            guard let text = String(validating: line, as: UTF8.self) else { throw .notUTF8(line: lineNumber) }
-            // C0, DEL, C1, bidi controls and separators: values reach logs and messages.
-            guard !text.unicodeScalars.contains(where: { ControlScalar($0) != nil }) else { throw .controlCharacter(line: lineNumber) }
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
-                  colon + 1 < line.endIndex, line[colon + 1] == 0x20,
-                  line[line.startIndex..<colon].allSatisfy({ ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "-") })
-            else { throw .malformedLine(line: lineNumber) }
-            let key = String(decoding: line[line.startIndex..<colon], as: UTF8.self)
-            let value = String(decoding: line[(colon + 2)...], as: UTF8.self)
+            let (key, value) = try keyAndValue(line, lineNumber: lineNumber)
             if Self.compressedKeys.contains(key) { throw .compressedTarget(key: key) }
             switch key {
-            case "URL": urls.append(value)
+            case "URL": header.urls.append(value)
             case "Safe": safe.formUnion(value.split(separator: " ").map { String($0.hasSuffix(":") ? $0.dropLast() : $0) })
             case "zsync", "Filename", "MTime", "Blocksize", "Length", "Hash-Lengths", "SHA-1", "Min-Version":
-                guard fields.updateValue(value, forKey: key) == nil else { throw .duplicateKey(key) }
+                guard header.fields.updateValue(value, forKey: key) == nil else { throw .duplicateKey(key) }
             default: unknown.append(key)
             }
         }
         // Judged after the whole header: Safe may follow the keys it names.
         if let key = unknown.first(where: { !safe.contains($0) }) { throw .unknownKey(key) }
+        return header
+    }
 
-        guard let version = fields["zsync"] else { throw .missingKey("zsync") }
-        guard version != "0.0.4" else { throw .unsupportedVersion(version) }
-        // zsync compares versions as strings; so does this.
-        if let minimum = fields["Min-Version"], minimum > "0.6.2" { throw .unsupportedVersion(minimum) }
+    /// One `Key: value` line, trimmed already.
+    private static func keyAndValue(_ line: ArraySlice<UInt8>, lineNumber: Int) throws(ZsyncControlError) -> (String, String) {
+        guard let text = String(validating: line, as: UTF8.self) else { throw .notUTF8(line: lineNumber) }
+        // C0, DEL, C1, bidi controls and separators: values reach logs and messages.
+        guard !text.unicodeScalars.contains(where: { ControlScalar($0) != nil }) else { throw .controlCharacter(line: lineNumber) }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+              colon + 1 < line.endIndex, line[colon + 1] == 0x20,
+              line[line.startIndex..<colon].allSatisfy({ ASCII.isLetter($0) || ASCII.isDigit($0) || $0 == UInt8(ascii: "-") })
+        else { throw .malformedLine(line: lineNumber) }
+        return (String(decoding: line[line.startIndex..<colon], as: UTF8.self), String(decoding: line[(colon + 2)...], as: UTF8.self))
+    }
 
+    private static func blockSize(_ fields: [String: String]) throws(ZsyncControlError) -> Int64 {
         guard let sizeText = fields["Blocksize"] else { throw .missingKey("Blocksize") }
         guard let size = Int64(decimal: sizeText), size & (size - 1) == 0,
               size >= Int64(Self.blockSizes.lowerBound), size <= Int64(Self.blockSizes.upperBound) else {
             throw .badValue(key: "Blocksize", reason: "is not a power of two from \(Self.blockSizes.lowerBound) to \(Self.blockSizes.upperBound)")
         }
+        return size
+    }
+
+    private static func length(_ fields: [String: String]) throws(ZsyncControlError) -> Int64 {
         guard let lengthText = fields["Length"] else { throw .missingKey("Length") }
         guard let length = Int64(decimal: lengthText), length > 0, UInt64(length) <= Self.maxLength else {
             throw .badValue(key: "Length", reason: "is not a whole number from 1 to \(Self.maxLength)")
         }
+        return length
+    }
+
+    /// seq_matches, rsum_bytes and checksum_bytes.
+    private static func hashLengths(_ fields: [String: String]) throws(ZsyncControlError) -> [Int] {
         // zsync's defaults when the line is absent (files before 0.6).
-        var lengths = [1, 4, 16]
-        if let text = fields["Hash-Lengths"] {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Int64(decimal: String($0)) }
-            guard parts.count == 3, text.utf8.count <= 8,
-                  (1...2).contains(parts[0]), (1...4).contains(parts[1]), (3...16).contains(parts[2]) else {
-                throw .badValue(key: "Hash-Lengths", reason: "is not seq_matches (1-2),rsum_bytes (1-4),checksum_bytes (3-16)")
-            }
-            lengths = parts.map { Int($0) }
+        guard let text = fields["Hash-Lengths"] else { return [1, 4, 16] }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).compactMap { Int64(decimal: String($0)) }
+        guard parts.count == 3, text.utf8.count <= 8,
+              (1...2).contains(parts[0]), (1...4).contains(parts[1]), (3...16).contains(parts[2]) else {
+            throw .badValue(key: "Hash-Lengths", reason: "is not seq_matches (1-2),rsum_bytes (1-4),checksum_bytes (3-16)")
         }
-        guard !urls.isEmpty else { throw .missingKey("URL") }
-        guard !urls.contains(where: \.isEmpty) else { throw .badValue(key: "URL", reason: "is empty") }
+        return parts.map { Int($0) }
+    }
+
+    private static func sha1(_ fields: [String: String]) throws(ZsyncControlError) -> [UInt8] {
         guard let shaText = fields["SHA-1"] else { throw .missingKey("SHA-1") }
         let shaHex = Array(shaText.utf8)
         let sha = stride(from: 0, to: shaHex.count - 1, by: 2).compactMap { k -> UInt8? in
@@ -111,10 +157,13 @@ package struct ZsyncControl: Equatable, Sendable {
             return high << 4 | low
         }
         guard shaHex.count == 40, sha.count == 20 else { throw .badValue(key: "SHA-1", reason: "is not 40 hexadecimal digits") }
+        return sha
+    }
 
-        let blockSize = Int(size)
-        let blocks = Int(length / size) + (length % size == 0 ? 0 : 1)
-        let perBlock = lengths[1] + lengths[2]
+    /// Each block's stored rsum bytes and MD4 prefix, which must fill the rest of the file exactly.
+    private static func readBlockSums(_ bytes: [UInt8], from position: Int, blocks: Int, rsumBytes: Int,
+                                      checksumBytes: Int) throws(ZsyncControlError) -> (rsums: [UInt32], checksums: [UInt8]) {
+        let perBlock = rsumBytes + checksumBytes
         let rest = bytes.count - position
         // blocks * perBlock cannot overflow (Length <= 2^40, perBlock <= 20), but the
         // reported figure must not trap on any input either.
@@ -124,27 +173,16 @@ package struct ZsyncControl: Equatable, Sendable {
         var rsums: [UInt32] = []
         rsums.reserveCapacity(blocks)
         var checksums: [UInt8] = []
-        checksums.reserveCapacity(blocks * lengths[2])
+        checksums.reserveCapacity(blocks * checksumBytes)
         var at = position
         for _ in 0..<blocks {
             var rsum: UInt32 = 0
-            for k in 0..<lengths[1] { rsum = rsum << 8 | UInt32(bytes[at + k]) }
+            for k in 0..<rsumBytes { rsum = rsum << 8 | UInt32(bytes[at + k]) }
             rsums.append(rsum)
-            checksums.append(contentsOf: bytes[(at + lengths[1])..<(at + perBlock)])
+            checksums.append(contentsOf: bytes[(at + rsumBytes)..<(at + perBlock)])
             at += perBlock
         }
-        self.version = version
-        self.filename = fields["Filename"]
-        self.mtime = fields["MTime"]
-        self.blockSize = blockSize
-        self.length = UInt64(length)
-        self.seqMatches = lengths[0]
-        self.rsumBytes = lengths[1]
-        self.checksumBytes = lengths[2]
-        self.urls = urls
-        self.sha1 = sha
-        self.rsums = rsums
-        self.checksums = checksums
+        return (rsums, checksums)
     }
 
     /// The file as zsyncmake orders it (keys it ignores dropped): parsing
