@@ -212,7 +212,7 @@ final class StoreURLTests: XCTestCase {
 
     /// Inside Flatpak or Snap the portal opens any URI, so https goes first.
     func testSandboxPutsHTTPSFirst() {
-        func resolve(_ sandbox: Sandbox?, _ store: StoreKind, _ id: String, config: String? = nil,
+        func resolve(_ sandbox: Sandbox.Kind?, _ store: StoreKind, _ id: String, config: String? = nil,
                      fallback: String? = nil) -> StoreResolution {
             StoreResolver(sandbox: sandbox).resolve(store: store, appID: id, country: "us", configURL: config,
                                                     fallbackURL: fallback, policy: .standard, configKey: "update_url_linux")
@@ -244,16 +244,20 @@ final class StoreURLTests: XCTestCase {
     func testSandboxDetection() throws {
         let files = POSIXFiles()
         let none = "/nonexistent/.flatpak-info"
-        XCTAssertNil(Sandbox.detect(CheckEnvironment(variables: [:]), files: files, flatpakInfo: none))
-        XCTAssertNil(Sandbox.detect(CheckEnvironment(variables: ["FLATPAK_ID": "", "SNAP": ""]), files: files,
-                                    flatpakInfo: none))
-        XCTAssertEqual(Sandbox.detect(CheckEnvironment(variables: ["FLATPAK_ID": "org.x.Y"]), files: files,
-                                      flatpakInfo: none), .flatpak)
-        XCTAssertEqual(Sandbox.detect(CheckEnvironment(variables: ["SNAP": "/snap/x/1"]), files: files,
-                                      flatpakInfo: none), .snap)
+        func detect(_ variables: [String: String], info: String = none) -> Sandbox {
+            Sandbox.detect(CheckEnvironment(variables: variables), files: files, flatpakInfo: info)
+        }
+        XCTAssertEqual(detect([:]), Sandbox())
+        XCTAssertEqual(detect(["FLATPAK_ID": "", "SNAP": "", "SNAP_NAME": "", "APPIMAGE": ""]), Sandbox())
+        XCTAssertEqual(detect(["FLATPAK_ID": "org.x.Y"]), Sandbox(kind: .flatpak), "FLATPAK_ID alone: no portal app")
+        XCTAssertEqual(detect(["SNAP": "/snap/x/1", "SNAP_INSTANCE_NAME": "x_beta", "SNAP_NAME": "x"]),
+                       Sandbox(kind: .snap, snapName: "x"))
+        XCTAssertEqual(detect(["SNAP_NAME": "y"]).snapName, "y")
+        XCTAssertEqual(detect(["APPIMAGE": "/home/u/Demo.AppImage"]).appImage, "/home/u/Demo.AppImage")
+        XCTAssertNil(detect(["APPIMAGE": "Demo.AppImage"]).appImage, "a relative $APPIMAGE is nobody's")
         let dir = try makeTemporaryDirectory(self)
         let info = try writeFile(dir, ".flatpak-info", "[Application]\n")
-        XCTAssertEqual(Sandbox.detect(CheckEnvironment(variables: [:]), files: files, flatpakInfo: info), .flatpak)
+        XCTAssertEqual(detect([:], info: info), Sandbox(kind: .flatpak, isFlatpakApp: true))
     }
 
     func testResolverRules() {

@@ -17,24 +17,21 @@ package struct ChannelAsker: Sendable {
     package let options: ClientOptions
     package let environment: CheckEnvironment
     package let files: any FileSystem
+    package let sandbox: Sandbox
 
-    package init(options: ClientOptions, environment: CheckEnvironment, files: any FileSystem) {
-        (self.options, self.environment, self.files) = (options, environment, files)
+    package init(options: ClientOptions, environment: CheckEnvironment, files: any FileSystem, sandbox: Sandbox) {
+        (self.options, self.environment, self.files, self.sandbox) = (options, environment, files, sandbox)
     }
 
     /// Whether any channel could be known: options that name one, a snap,
     /// or a Flatpak (its remote's answer at Update). Cheap: read first.
-    package static func mayAsk(_ options: ClientOptions, _ environment: CheckEnvironment) -> Bool {
-        if options.distroPackage != nil || options.program != nil || InPlaceUpdate.isFlatpak { return true }
+    package static func mayAsk(_ options: ClientOptions, _ sandbox: Sandbox) -> Bool {
+        if options.distroPackage != nil || options.program != nil || sandbox.isFlatpakApp { return true }
         switch options.store {   // a switch: this enum's != is a generic call
-        case .url: return environment.isLive ? Self.insideASnap : environment.isSet("SNAP_INSTANCE_NAME") || environment.isSet("SNAP_NAME")
+        case .url: return sandbox.snapName != nil
         case .flathub, .snap, .appstore: return true
         }
     }
-
-    /// Read once: a process does not enter or leave a snap.
-    private static let insideASnap = CheckEnvironment.current().isSet("SNAP_INSTANCE_NAME")
-        || CheckEnvironment.current().isSet("SNAP_NAME")
 
     /// The channel to ask; nil when none is known (then nothing is asked).
     /// `distro_package` first (the operator named the package), then a snap
@@ -54,8 +51,8 @@ package struct ChannelAsker: Sendable {
             return options.appID.map { .appStore(bundleID: $0, country: country) }
         case .snap, .url:
             guard let program = options.program, let version,
-                  case .success(.package(let name)) = InPlaceUpdate.kind(distroPackage: nil, program: program, version: version),
-                  !InPlaceUpdate.isFlatpak else { return nil }
+                  case .success(.package(let name)) = InPlaceUpdate.kind(sandbox: sandbox, distroPackage: nil, program: program,
+                                                                         version: version) else { return nil }
             return .apt(package: name, architecture: architecture)
         }
     }
@@ -63,14 +60,10 @@ package struct ChannelAsker: Sendable {
     /// This machine's Debian architecture: an entry is kept per architecture.
     private static var architecture: String { ChannelArchitecture.debian(machine: SystemFactsReader.current.arch ?? "") }
 
-    /// The store's name of this snap: inside one, `SNAP_INSTANCE_NAME`
-    /// without its instance key (`name_key` of a parallel install);
-    /// outside, `app_id` with `store=snap`.
+    /// The store's name of this snap: inside one, the sandbox's; outside,
+    /// `app_id` with `store=snap`.
     private var snapName: String? {
-        if let instance = environment.value("SNAP_INSTANCE_NAME") ?? environment.value("SNAP_NAME"), !instance.isEmpty {
-            return String(instance.prefix { $0 != "_" })
-        }
-        return options.store == .snap ? options.appID : nil
+        sandbox.snapName ?? (options.store == .snap ? options.appID : nil)
     }
 
     /// What `question`'s channel serves: from the cache (fresh; or stale

@@ -54,11 +54,11 @@ package final class GateClient: Sendable {
         var system = system
         // Its XDG homes from here on: resolved once, not at every file.
         system.environment = system.environment.capturingDirectories()
+        // As the environment says now, once: not at every check (a stat and getenvs).
+        system.sandbox = Sandbox.detect(system.environment, files: system.files)
         self.system = system
         policy = PolicyFiles.read()
         state = Mutex(Current(settings: State(ClientOptions(), network: system.network, policy: policy.policy)))
-        // Read here, once, not in the first block's check (a stat and its allocations).
-        _ = InPlaceUpdate.isFlatpak
     }
 
     /// Sets one option (see ClientOptions) and rebuilds the source. Sources
@@ -201,9 +201,10 @@ package final class GateClient: Sendable {
                             _ log: CallLog?) -> ChannelAnswer? {
         if let current, let known = packageNothingNew(current, options, system) { return known }
         // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
-        guard ChannelAsker.mayAsk(options, system.environment) else { return nil }
-        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files)
-        if InPlaceUpdate.isFlatpak, let commit = InPlaceUpdate.runningCommit,
+        guard ChannelAsker.mayAsk(options, system.sandbox) else { return nil }
+        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files,
+                                 sandbox: system.sandbox)
+        if system.sandbox.isFlatpakApp, let commit = InPlaceUpdate.runningCommit,
            let known = asker.flatpakRemoteAnswer(commit: commit, now: system.wallClock()) {
             return known
         }
@@ -222,7 +223,7 @@ package final class GateClient: Sendable {
                         _ system: System, _ deadline: Deadline) -> Prompt {
         let locale = frame.locale(system.environment) { localeFrame(snapshot, settings.options, system, deadline) }
         let store = locale.store ?? StoreAnswer(storeLocator.resolve(
-            settings.options, snapshot, system.environment, files: system.files,
+            settings.options, snapshot, system.environment, files: system.files, sandbox: system.sandbox.kind,
             country: StoreLocator.country(settings.options, region: locale.region), deadline: deadline))
         let grace = decision.requiredFrom.map { at in
             CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
@@ -252,7 +253,7 @@ package final class GateClient: Sendable {
         let region = BCP47.region(of: options.locale ?? environment.localeName)
         // The App Store's answer depends on a lookup that may change: resolved at each check.
         let store = options.store == .appstore ? nil : StoreAnswer(storeLocator.resolve(
-            options, snapshot, environment, files: system.files,
+            options, snapshot, environment, files: system.files, sandbox: system.sandbox.kind,
             country: StoreLocator.country(options, region: region), deadline: deadline))
         return LocaleFrame(inputs: inputs, texts: CatalogTexts.forLanguage(choice.tag),
                            updateMessage: snapshot.updateMessage(chain: choice.chain),
@@ -287,7 +288,8 @@ package final class GateClient: Sendable {
     /// next check knows this installation's remote is behind.
     package func recordNothingNew(commit: String, version: String) {
         let options = state.withLock { $0.settings.options }
-        ChannelAsker(options: options, environment: system.environment, files: system.files)
+        ChannelAsker(options: options, environment: system.environment, files: system.files,
+                                 sandbox: system.sandbox)
             .recordNothingNew(commit: commit, version: version, now: system.wallClock())
     }
 
@@ -295,7 +297,8 @@ package final class GateClient: Sendable {
     /// client and version: a warm block reads no file (Tests/c/warm_alloc_test.c).
     private func packageNothingNew(_ version: String, _ options: ClientOptions, _ system: System) -> ChannelAnswer? {
         if let known = packageAnswer.withLock({ $0 }), known.version == version { return known.answer }
-        let answer = ChannelAsker(options: options, environment: system.environment, files: system.files)
+        let answer = ChannelAsker(options: options, environment: system.environment, files: system.files,
+                                 sandbox: system.sandbox)
             .packageNothingNewAnswer(version: version, now: system.wallClock())
         packageAnswer.withLock { $0 = (version, answer) }
         return answer
@@ -305,7 +308,8 @@ package final class GateClient: Sendable {
     /// the next check knows its channel is behind (docs/design.md, "Asking the channel").
     package func recordPackageNothingNew(package: String, version: String) {
         let options = state.withLock { $0.settings.options }
-        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files)
+        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files,
+                                 sandbox: system.sandbox)
         asker.recordPackageNothingNew(package: package, version: version, now: system.wallClock())
         packageAnswer.withLock { $0 = (version, asker.packageNothingNewAnswer(version: version, now: system.wallClock())) }
     }
@@ -326,6 +330,7 @@ package final class GateClient: Sendable {
             log?.add(.warning, "no config for the store URL: \(failure.message)")
         }
         let resolution = storeLocator.resolve(options, try? snapshot.get(), environment, files: system.files,
+                                              sandbox: system.sandbox.kind,
                                               country: StoreLocator.country(options, environment), deadline: deadline)
         log?.record(storeNote: resolution.note, refused: resolution.refusedSome)
         return resolution

@@ -21,22 +21,22 @@ package final class StoreLocator: Sendable {
     private let last = Mutex<Answer?>(nil)
 
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
-                         files: any FileSystem) -> StoreResolution {
-        resolve(options, snapshot, environment, files: files, country: Self.country(options, environment),
+                         files: any FileSystem, sandbox: Sandbox.Kind?) -> StoreResolution {
+        resolve(options, snapshot, environment, files: files, sandbox: sandbox, country: Self.country(options, environment),
                 deadline: Deadline(afterMilliseconds: options.timeoutMs))
     }
 
     /// The same with the storefront already worked out, and the App Store
     /// lookup within what the call's `deadline` has left.
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
-                         files: any FileSystem, country: String, deadline: Deadline) -> StoreResolution {
+                         files: any FileSystem, sandbox: Sandbox.Kind?, country: String, deadline: Deadline) -> StoreResolution {
         let inputs = Inputs(store: options.store, appID: options.appID, configURL: snapshot?.updateURLText,
                             fallbackURL: options.fallbackURL, country: country,
                             configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
         let reusable = options.store != .appstore
         if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
         let resolver = StoreResolver(lookup: Self.lookup(options, environment, files, deadline),
-                                     sandbox: Sandbox.detect(environment, files: files))
+                                     sandbox: sandbox)
         let resolution = resolver.resolve(
             store: inputs.store, appID: inputs.appID, country: inputs.country, configURL: inputs.configURL,
             fallbackURL: inputs.fallbackURL, policy: inputs.policy, configKey: inputs.configKey)
@@ -49,7 +49,8 @@ package final class StoreLocator: Sendable {
         var options = ClientOptions()
         options.store = store
         options.appID = appID
-        return StoreLocator().resolve(options, nil, System.live.environment, files: System.live.files).url
+        let live = System.live
+        return StoreLocator().resolve(options, nil, live.environment, files: live.files, sandbox: Sandbox.current.kind).url
     }
 
     /// The option, else the locale's region, else "us".

@@ -28,9 +28,9 @@ package struct StoreResolver: Sendable {
     /// The App Store lookup; nil = no network (the lookup-form URL is used).
     package var lookup: AppStoreLookup?
     /// Inside a sandbox https candidates come first (see Sandbox).
-    package var sandbox: Sandbox?
+    package var sandbox: Sandbox.Kind?
 
-    package init(lookup: AppStoreLookup? = nil, sandbox: Sandbox?) {
+    package init(lookup: AppStoreLookup? = nil, sandbox: Sandbox.Kind?) {
         self.lookup = lookup
         self.sandbox = sandbox
     }

@@ -79,9 +79,6 @@ package struct CheckEnvironment: Sendable {
         return getenv(name).flatMap { String(validatingCString: $0) }
     }
 
-    /// The process's own environment, read at each ask (not a fixed one).
-    package var isLive: Bool { fixed == nil }
-
     /// Whether `name` is set, without making its value a String.
     package func isSet(_ name: String) -> Bool {
         if let fixed { return fixed[name] != nil }

@@ -20,7 +20,7 @@ package struct POSIXProcesses: ProcessLauncher {
     package init() {}
 
     package func run(_ program: String, _ argument: String, until deadline: Deadline) -> ProcessOutcome {
-        guard let executable = Self.resolve(program, path: getenv("PATH").flatMap { String(validatingCString: $0) }) else {
+        guard let executable = Self.resolve(program, path: CheckEnvironment.current().value("PATH")) else {
             return .cannotStart(errno: ENOENT)
         }
         switch Self.spawn(executable: executable, [program, argument]) {

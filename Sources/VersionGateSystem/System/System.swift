@@ -25,6 +25,9 @@ package struct System: Sendable {
     /// Where remote sources fetch: the helper process (every host), or in
     /// this process (the helper itself; tests on a clock of their own).
     package var network: NetworkPlace
+    /// The Flatpak, Snap or AppImage this runs in, from `environment` and
+    /// `files` (a client detects it again when it is made).
+    package var sandbox: Sandbox
 
     package init(wallClock: @escaping @Sendable () -> Int64 = System.realTimeSeconds,
                  environment: CheckEnvironment = .current(), files: any FileSystem = POSIXFiles(),
@@ -33,6 +36,7 @@ package struct System: Sendable {
                  utcOffset: @escaping @Sendable (Int64) -> Int64 = System.localUTCOffset,
                  network: NetworkPlace = .helper) {
         self.network = network
+        sandbox = Sandbox.detect(environment, files: files)
         self.wallClock = wallClock
         self.utcOffset = utcOffset
         self.environment = environment

@@ -12,7 +12,7 @@ import Glibc
 /// PackageKit (docs/design.md, "Updating a distribution package") and
 /// streams its progress back; the host never loads GIO nor touches the network.
 package enum InPlaceUpdate {
-    private static let flatpakInfo = Sandbox.flatpakInfo
+    private static let flatpakInfo = Sandbox.flatpakInfo   // the commit's file, and the refusal's words
 
     package struct Report: Sendable {
         package let outcome: UpdateOutcome
@@ -21,11 +21,6 @@ package enum InPlaceUpdate {
 
         package init(_ outcome: UpdateOutcome, _ message: String) { (self.outcome, self.message) = (outcome, message) }
     }
-
-    /// Inside a Flatpak sandbox: the file the portal itself reads to know
-    /// the app (FLATPAK_ID, which Sandbox.detect also takes, is only a hint).
-    /// Read once: a process does not enter or leave its sandbox.
-    package static let isFlatpak = POSIXFiles().identity(of: flatpakInfo) != nil
 
     /// The commit this sandbox runs (`app-commit` in /.flatpak-info), if known.
     package static var runningCommit: String? {
@@ -36,17 +31,15 @@ package enum InPlaceUpdate {
         return nil
     }
 
-    /// What this process can update in place: its Flatpak, else the
-    /// AppImage `$APPIMAGE` names (an absolute path, as the AppImage runtime
-    /// sets it), else the distribution package `distroPackage` names or
+    /// What this process can update in place: its Flatpak (the sandbox's
+    /// `/.flatpak-info`, which the portal reads), else its AppImage, else
+    /// the distribution package `distroPackage` names or
     /// that owns the app's program at `version` (PackageOwner): `program`,
     /// else this process's; else why none, for the store fallback's message.
-    package static func kind(distroPackage: String?, program: String?,
+    package static func kind(sandbox: Sandbox = .current, distroPackage: String?, program: String?,
                              version: String?) -> Result<HelperRequest.Update.Kind, Refusal> {
-        if isFlatpak { return .success(.flatpak) }
-        if let value = getenv("APPIMAGE"), let path = String(validatingCString: value), path.hasPrefix("/") {
-            return .success(.appImage(path: path))
-        }
+        if sandbox.isFlatpakApp { return .success(.flatpak) }
+        if let path = sandbox.appImage { return .success(.appImage(path: path)) }
         if let distroPackage { return .success(.package(name: distroPackage)) }
         let why: String
         switch (resolved(program ?? "/proc/self/exe"), version) {
@@ -125,16 +118,15 @@ package enum InPlaceUpdate {
     /// `$PATH` without a slash), in this process's directory.
     package static func restart(arguments: [String], directory: String, wait: Bool) -> Result<Int32?, GateFailure> {
         guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
-        if !isFlatpak {
-            if let value = getenv("APPIMAGE"), let path = String(validatingCString: value), path.hasPrefix("/") {
-                return start(path, arguments: arguments, wait: wait)
-            }
+        let sandbox = Sandbox.current
+        if !sandbox.isFlatpakApp {
+            if let path = sandbox.appImage { return start(path, arguments: arguments, wait: wait) }
             guard updatedPackage.withLock({ $0 }) else {
                 return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage, and no package was updated "
                                             + "here: nothing to restart into"))
             }
             let program = arguments[0].contains("/") ? arguments[0]
-                : POSIXProcesses.resolve(arguments[0], path: getenv("PATH").flatMap { String(validatingCString: $0) })
+                : POSIXProcesses.resolve(arguments[0], path: CheckEnvironment.current().value("PATH"))
             guard let program else { return .failure(GateFailure(.update, "\(arguments[0]) not found in $PATH")) }
             return start(program, arguments: arguments, wait: wait)
         }
