@@ -16,9 +16,23 @@ struct EventTarget: @unchecked Sendable {   // the host owns userdata and says i
 }
 
 extension ResultFields {
-    /// The result fields a `decided` event carries, in this order.
-    static let decidedKeys = ["status", "rule", "reason", "min_required", "latest", "origin", "should_prompt",
-                              "channel", "channel_version", "managed", "policy_files"]
+    /// The result fields a `decided` event carries, in this order
+    /// (scripts/generate writes them from declarations/decided.decl).
+    static let decidedKeys = [
+        // BEGIN GENERATED decided (scripts/generate)
+        "status",
+        "rule",
+        "reason",
+        "min_required",
+        "latest",
+        "origin",
+        "should_prompt",
+        "channel",
+        "channel_version",
+        "managed",
+        "policy_files",
+        // END GENERATED decided
+    ]
 
     /// Those fields of `result` as the result's JSON writes them.
     static func members(_ keys: [String], of result: GateResult) -> [(String, JSONValue)] {

@@ -74,9 +74,11 @@ PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 class Status(enum.IntEnum):
     """``vg_status``: the gate's answer."""
 
+    # BEGIN GENERATED statuses (scripts/generate)
     UP_TO_DATE = 0
     OPTIONAL = 1
     MANDATORY = 2
+    # END GENERATED statuses
 
 
 class Error(enum.IntEnum):
@@ -107,6 +109,7 @@ class Error(enum.IntEnum):
 class UpdateOutcome(enum.IntEnum):
     """``vg_update_outcome``: how :meth:`Client.update` ended (append-only)."""
 
+    # BEGIN GENERATED update_outcomes (scripts/generate)
     INSTALLED = 0
     NOT_FLATPAK = 1
     UNAVAILABLE = 2
@@ -116,6 +119,7 @@ class UpdateOutcome(enum.IntEnum):
     CANCELLED = 6
     NOTHING_NEW = 7
     VERIFY_FAILED = 8
+    # END GENERATED update_outcomes
 
 
 def error_name(code: int) -> str:
@@ -529,9 +533,8 @@ class Result(_Handle):
 
     @property
     def rule(self) -> str:
-        """``vg_result_rule``: the rule that decided ("blocked", "below_minimum",
-        "grace_period", "below_latest", "outside_rollout", "up_to_date",
-        "fail_open", "requirements_unmet", "channel_behind", "policy"; more may be added)."""
+        """``vg_result_rule``: the rule that decided, a stable name ("blocked",
+        "below_minimum", ...: docs/api.md lists them all; more may be added)."""
         return _decode(vg_result_rule(self._h()))
 
     def get(self, key: str) -> Optional[str]:
@@ -542,21 +545,21 @@ class Result(_Handle):
     # The fields without a getter above, from the one declaration.
     # BEGIN GENERATED result_fields (scripts/generate)
     blocked_versions = _field('blocked_versions', 'text', 'The valid blocked_versions_<platform>, comma-separated, or null.')
-    blocked_versions_key = _field('blocked_versions_key', 'text', 'The key blocked_versions came from, e.g. "blocked_versions_linux" (1.2), or null.')
-    channel = _field('channel', 'text', 'The user\'s channel a MANDATORY asked: "appstore", "snap", "flathub" or "apt" (1.2), or null when none was asked.')
-    channel_version = _field('channel_version', 'text', 'The newest version that channel serves this system (1.2), or null when it could not be asked.')
+    blocked_versions_key = _field('blocked_versions_key', 'text', 'The key blocked_versions came from, e.g. "blocked_versions_linux" (1.3), or null.')
+    channel = _field('channel', 'text', 'The user\'s channel a MANDATORY asked (1.3), or null when none was asked: "appstore", "snap", "flathub", "apt" or "flatpak".')
+    channel_version = _field('channel_version', 'text', 'The newest version that channel serves this system (1.3), or null when it could not be asked.')
     config_age_s = _field('config_age_s', 'number', 'Seconds since a remote config was fetched, or null.')
     current = _field('current', 'text', 'The current version, trimmed; null when invalid.')
     fetch_error = _field('fetch_error', 'number', 'A failed fetch although a config decided (else 0).')
     fetch_error_message = _field('fetch_error_message', 'text', "The failed fetch's message, or null.")
-    latest_key = _field('latest_key', 'text', 'The key latest came from, e.g. "latest_version_linux" (1.2), or null.')
+    latest_key = _field('latest_key', 'text', 'The key latest came from, e.g. "latest_version_linux" (1.3), or null.')
     locale = _field('locale', 'text', 'The language of the texts, e.g. "de".')
     managed = _field('managed', 'boolean', "Whether an administrator's policy file counted (1.4).")
     managed_message = _field('managed_message', 'text', "The administrator's message for this app (1.4), or null.")
     managed_url = _field('managed_url', 'text', "The administrator's https link for this app (1.4), or null.")
     min_required_effective_at = _field('min_required_effective_at', 'text', 'When the minimum takes effect (RFC 3339), or null.')
-    min_required_effective_at_key = _field('min_required_effective_at_key', 'text', "The key of the minimum's effective time (1.2), or null.")
-    min_required_key = _field('min_required_key', 'text', 'The key min_required came from, e.g. "min_required_version_linux" (1.2), or null.')
+    min_required_effective_at_key = _field('min_required_effective_at_key', 'text', "The key of the minimum's effective time (1.3), or null.")
+    min_required_key = _field('min_required_key', 'text', 'The key min_required came from, e.g. "min_required_version_linux" (1.3), or null.')
     note = _field('note', 'text', 'Why a prompt is or is not shown now, or null.')
     origin = _field('origin', 'text', '"local_document", "fresh_fetch", "cache_hit", "stale_cache" (a refresh runs behind it), "cache_after_error", "embedded_default" or "none".')
     policy_files = _field('policy_files', 'list', "The administrator's policy files that counted, in reading order (1.4).")
@@ -565,7 +568,7 @@ class Result(_Handle):
     reason = _field('reason', 'text', 'The decision for people, e.g. "1.0.40 is in blocked_versions_linux".')
     rollout_bucket = _field('rollout_bucket', 'number', "This installation's bucket (0-99) when a staged rollout decided, or null.")
     rollout_percent = _field('rollout_percent', 'number', "The staged rollout's percent when it decided, or null.")
-    rollout_percent_key = _field('rollout_percent_key', 'text', "The key of the latest's rollout percent (1.2), or null.")
+    rollout_percent_key = _field('rollout_percent_key', 'text', "The key of the latest's rollout percent (1.3), or null.")
     source = _field('source', 'text', 'The source the check used.')
     store_note = _field('store_note', 'text', 'Why a store URL was refused or a fallback used, or null.')
     store_web_fallback = _field('store_web_fallback', 'text', 'An https page for when no handler opens store_url, or null.')

@@ -7,9 +7,12 @@
 
 #include <stddef.h>
 
-/* How an update ended; the same numbers as the header's vg_update_outcome. */
+/* How an update ended; the same numbers as the header's vg_update_outcome
+ * (the shim never says VGP_NOT_FLATPAK: the library knows that first). */
 enum {
+    /* BEGIN GENERATED update_outcomes (scripts/generate) */
     VGP_INSTALLED = 0,
+    VGP_NOT_FLATPAK = 1,
     VGP_UNAVAILABLE = 2,
     VGP_REFUSED = 3,
     VGP_NEEDS_PERMISSIONS = 4,
@@ -17,6 +20,7 @@ enum {
     VGP_CANCELLED = 6,
     VGP_NOTHING_NEW = 7,
     VGP_VERIFY_FAILED = 8
+    /* END GENERATED update_outcomes */
 };
 
 typedef struct vgp_outcome {

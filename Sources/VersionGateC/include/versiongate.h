@@ -49,8 +49,9 @@ extern "C" {
 #endif
 
 /* Version of this header. vg_library_version() returns the library's.
- * Every function carries the symbol version of the release that added it
- * (VERSIONGATE_1.0 to VERSIONGATE_1.3: scripts/exports.map). */
+ * Every function carries the symbol version of the release that added it:
+ * VERSIONGATE_1.0 unless its section or its comment says "symbol version
+ * VERSIONGATE_1.N" (scripts/generate writes scripts/exports.map from that). */
 #define VG_VERSION_MAJOR 1
 #define VG_VERSION_MINOR 4
 #define VG_VERSION_PATCH 0
@@ -60,9 +61,11 @@ extern "C" {
 
 /* The gate's answer. Append-only: values never change meaning. */
 typedef enum vg_status {
+    /* BEGIN GENERATED statuses (scripts/generate) */
     VG_STATUS_UP_TO_DATE = 0, /* nothing to show; also every error */
     VG_STATUS_OPTIONAL = 1,   /* newer version exists: dismissible prompt */
     VG_STATUS_MANDATORY = 2   /* below the minimum: blocking prompt */
+    /* END GENERATED statuses */
 } vg_status;
 
 /* Error codes (declarations/errors.decl). 0 is success; the list is append-only. */
@@ -333,33 +336,33 @@ typedef void (*vg_event_fn)(const char *event_json, void *userdata);
  *   platform  text  the client's "platform"
  *   current   text  the checked version, trimmed; null when invalid
  * Kinds and their own members (append-only):
- * BEGIN EVENT KINDS
+ * BEGIN GENERATED events (scripts/generate)
  *   decided           every vg_client_check: status, rule, reason,
- *                     min_required, latest, origin, channel,
- *                     channel_version (the result's fields of those names),
- *                     should_prompt and managed (booleans) and policy_files
- *                     (a list of paths; since 1.4)
+ *                     min_required, latest, origin, should_prompt, channel,
+ *                     channel_version, managed, policy_files (the result's
+ *                     fields of those names, as its JSON writes them)
  *   outcome           vg_client_report: outcome ("shown", "update", "later",
  *                     "skip", "dismissed", "store_opened",
  *                     "store_open_failed"), status, latest, and for
  *                     store_opened / store_open_failed the url (the result's
  *                     store_url)
- *   update_started    vg_client_update inside a Flatpak, as it begins:
- *                     status and latest (the result's)
- *   update_installed  the update installed the new version: from (the
- *                     checked version), to (the result's latest) and
- *                     from_commit (the running Flatpak commit, or null)
- *   update_failed     it did not: outcome (vg_update_outcome's name in
- *                     lower case without VG_UPDATE_, e.g. "refused",
- *                     "needs_permissions"), reason (one line) and latest
- *   update_confirmed  the first check, in any process and client, of a
- *                     version newer than one that was prompted for the same
- *                     source and platform: from (the prompted version), to
- *                     (this one), prompted_at (RFC 3339), status_then
- *                     ("OPTIONAL" or "MANDATORY"). Emitted once: the record
- *                     is claimed atomically and removed. Delivered just
- *                     before that check's "decided".
- * END EVENT KINDS
+ *   update_confirmed  the first check, in any process and client, of a version
+ *                     newer than one that was prompted for the same source and
+ *                     platform: from (the prompted version), to (this one),
+ *                     prompted_at (RFC 3339), status_then ("OPTIONAL" or
+ *                     "MANDATORY"). Emitted once: the record is claimed
+ *                     atomically and removed. Delivered just before that
+ *                     check's "decided".
+ *   update_started    vg_client_update, as it begins (not where nothing can be
+ *                     updated in place): status and latest (the result's) and
+ *                     kind ("flatpak", "appimage" or "package")
+ *   update_installed  the update installed the new version: from (the checked
+ *                     version), to (the result's latest), from_commit (the
+ *                     running Flatpak commit, or null) and kind
+ *   update_failed     it did not: outcome (vg_update_outcome's name in lower
+ *                     case without VG_UPDATE_, e.g. "refused",
+ *                     "needs_permissions"), reason (one line), latest and kind
+ * END GENERATED events
  * What update_confirmed needs is one small file per source and platform
  * under $XDG_STATE_HOME/versiongate/ (the user's own 0700 directory, like
  * every state file), holding the first prompted version. It is written by
@@ -514,20 +517,22 @@ const char *vg_result_latest(const vg_result *result);
 
 /* The rule that decided, as a stable lowercase name (never NULL; static
  * storage, valid forever; a NULL result gives "fail_open"). Append-only,
- * like the error codes:
- *   "blocked"          the version is in blocked_versions_<platform>: MANDATORY
- *   "below_minimum"    below min_required_version_<platform>: MANDATORY
- *   "grace_period"     below the minimum before its _effective_at: OPTIONAL
- *   "below_latest"     below latest_version_<platform>: OPTIONAL
- *   "outside_rollout"  below latest, outside its staged rollout: UP_TO_DATE
- *   "up_to_date"       below neither threshold: UP_TO_DATE
- *   "fail_open"        no config decided, or the version is invalid: UP_TO_DATE
+ * like the error codes (the release that added a rule after 1.0 in brackets):
+ * BEGIN GENERATED rules (scripts/generate)
+ *   "blocked"            the version is in blocked_versions_<platform>: MANDATORY
+ *   "below_minimum"      below min_required_version_<platform> (in effect): MANDATORY
+ *   "grace_period"       below the minimum before its _effective_at: OPTIONAL
+ *   "below_latest"       below latest_version_<platform>: OPTIONAL
+ *   "outside_rollout"    below latest, outside its staged rollout: UP_TO_DATE
+ *   "up_to_date"         below neither threshold: UP_TO_DATE
+ *   "fail_open"          no config decided, or the version is invalid: UP_TO_DATE
  *   "requirements_unmet" below latest, whose latest_version_<platform>_requires
- *                      this system does not meet: UP_TO_DATE
- *   "channel_behind"   below the minimum, which the user's own channel (the
- *                      "channel" field) does not serve this system yet: OPTIONAL (1.3)
- *   "policy"           below the minimum, which the administrator's policy accepts
- *                      ("mandatory": "warn"; the "policy_files" field): OPTIONAL (1.4)
+ *                        this system does not meet: UP_TO_DATE
+ *   "channel_behind"     below the minimum, which the user's own channel (the
+ *                        "channel" field) does not serve this system yet: OPTIONAL (1.3)
+ *   "policy"             below the minimum, which the administrator's policy accepts
+ *                        ("mandatory": "warn"; the "policy_files" field): OPTIONAL (1.4)
+ * END GENERATED rules
  * The result's "reason" field says the same for people, naming the numbers. */
 const char *vg_result_rule(const vg_result *result);
 
@@ -535,10 +540,10 @@ const char *vg_result_rule(const vg_result *result);
  * BEGIN GENERATED result_fields (scripts/generate)
  *   action_label               text    the update button's label, or null
  *   blocked_versions           text    the valid blocked_versions_<platform>, comma-separated, or null
- *   blocked_versions_key       text    the key blocked_versions came from, e.g. "blocked_versions_linux" (1.2), or null
- *   channel                    text    the user's channel a MANDATORY asked: "appstore", "snap",
- *                                      "flathub" or "apt" (1.2), or null when none was asked
- *   channel_version            text    the newest version that channel serves this system (1.2),
+ *   blocked_versions_key       text    the key blocked_versions came from, e.g. "blocked_versions_linux" (1.3), or null
+ *   channel                    text    the user's channel a MANDATORY asked (1.3), or null when
+ *                                      none was asked: "appstore", "snap", "flathub", "apt" or "flatpak"
+ *   channel_version            text    the newest version that channel serves this system (1.3),
  *                                      or null when it could not be asked
  *   config_age_s               number  seconds since a remote config was fetched, or null
  *   current                    text    the current version, trimmed; null when invalid
@@ -549,7 +554,7 @@ const char *vg_result_rule(const vg_result *result);
  *   fetch_error                number  a failed fetch although a config decided (else 0)
  *   fetch_error_message        text    the failed fetch's message, or null
  *   latest                     text    vg_result_latest
- *   latest_key                 text    the key latest came from, e.g. "latest_version_linux" (1.2), or null
+ *   latest_key                 text    the key latest came from, e.g. "latest_version_linux" (1.3), or null
  *   locale                     text    the language of the texts, e.g. "de"
  *   managed                    boolean whether an administrator's policy file counted (1.4)
  *   managed_message            text    the administrator's message for this app (1.4), or null
@@ -557,8 +562,8 @@ const char *vg_result_rule(const vg_result *result);
  *   message                    text    vg_result_message
  *   min_required               text    vg_result_min_required
  *   min_required_effective_at  text    when the minimum takes effect (RFC 3339), or null
- *   min_required_effective_at_key text    the key of the minimum's effective time (1.2), or null
- *   min_required_key           text    the key min_required came from, e.g. "min_required_version_linux" (1.2), or null
+ *   min_required_effective_at_key text    the key of the minimum's effective time (1.3), or null
+ *   min_required_key           text    the key min_required came from, e.g. "min_required_version_linux" (1.3), or null
  *   note                       text    why a prompt is or is not shown now, or null
  *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
  *                                      "stale_cache" (a refresh runs behind it),
@@ -571,7 +576,7 @@ const char *vg_result_rule(const vg_result *result);
  *   release_notes              text    vg_result_release_notes
  *   rollout_bucket             number  this installation's bucket (0-99) when a staged rollout decided, or null
  *   rollout_percent            number  the staged rollout's percent when it decided, or null
- *   rollout_percent_key        text    the key of the latest's rollout percent (1.2), or null
+ *   rollout_percent_key        text    the key of the latest's rollout percent (1.3), or null
  *   rule                       text    vg_result_rule
  *   should_prompt              boolean vg_result_should_prompt
  *   skip_label                 text    the skip button's label (OPTIONAL), or null
@@ -621,6 +626,7 @@ int vg_client_get(const vg_client *client, const char *key, char **out);
 
 /* How vg_client_update ended. Append-only. */
 typedef enum vg_update_outcome {
+    /* BEGIN GENERATED update_outcomes (scripts/generate) */
     VG_UPDATE_INSTALLED = 0,         /* the new version is installed: vg_client_restart starts it */
     VG_UPDATE_NOT_FLATPAK = 1,       /* neither inside a Flatpak (no /.flatpak-info) nor an
                                         AppImage ($APPIMAGE unset) nor from a known distribution
@@ -642,6 +648,7 @@ typedef enum vg_update_outcome {
     VG_UPDATE_VERIFY_FAILED = 8      /* since 1.3: the new file did not match its control file's
                                         checksums or its signature; nothing was replaced; or the
                                         package's update is not from a trusted repository */
+    /* END GENERATED update_outcomes */
 } vg_update_outcome;
 
 /* Called while an update runs: operation `op` (from 0) of `n_ops`, and

@@ -3,9 +3,8 @@
 /// this system, or why it could not be asked. A class: a decision keeps
 /// one reference, not four strings, so every check's result stays small.
 package final class ChannelAnswer: Sendable {
-    /// Which channel: appstore (the lookup's version), snap (the store's
-    /// channel map), flathub (its appstream releases), apt (the package's
-    /// candidate) or flatpak (the app's own remote had nothing newer at Update).
+    /// Which channel (declarations/channels.decl): a ChannelQuestion's, or
+    /// `flatpakRemote`.
     package let channel: String
     /// Where exactly, for people: "latest/stable, amd64", a package name.
     package let detail: String
@@ -26,6 +25,10 @@ package final class ChannelAnswer: Sendable {
     package init(channel: String, detail: String, problem: String) {
         (self.channel, self.detail, self.version, self.problem) = (channel, detail, nil, problem)
     }
+
+    /// The channel of the app's own Flatpak remote, which no question asks:
+    /// its answer is the portal's NOTHING_NEW at update time.
+    package static let flatpakRemote = "flatpak"
 
     /// "snap (latest/stable, amd64)".
     package var name: String { detail.isEmpty ? channel : "\(channel) (\(detail))" }

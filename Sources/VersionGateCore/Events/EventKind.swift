@@ -1,18 +1,21 @@
 /// What an event tells the host (docs/design.md, "Events"). Append-only:
 /// the header documents each kind and its fields, and a host may rely on them.
+/// scripts/generate writes the cases from declarations/events.decl.
 package enum EventKind: String, Sendable {
+    // BEGIN GENERATED events (scripts/generate)
     /// Every check: the decision.
     case decided
-    /// What the user did with a prompt (ReportedOutcome).
+    /// What the user did with a prompt (vg_client_report).
     case outcome
     /// A version newer than one that was prompted came back: the update took.
     case updateConfirmed = "update_confirmed"
     /// An update in place began (vg_client_update).
     case updateStarted = "update_started"
-    /// It installed the new version.
+    /// The update in place installed the new version.
     case updateInstalled = "update_installed"
-    /// It did not: the outcome and why.
+    /// The update in place did not install: the outcome and why.
     case updateFailed = "update_failed"
+    // END GENERATED events
 }
 
 /// What a host reports of its prompt (vg_client_report), as the `outcome`

@@ -1,15 +1,23 @@
 /// What the launcher should do; the C ABI maps it to `vg_status`.
+/// scripts/generate writes the cases and names from declarations/statuses.decl.
 package enum GateStatus: Int, Sendable {
+    // BEGIN GENERATED statuses (scripts/generate)
+    /// Nothing to show; also every error.
     case upToDate = 0
+    /// Newer version exists: dismissible prompt.
     case optional = 1
+    /// Below the minimum: blocking prompt.
     case mandatory = 2
+    // END GENERATED statuses
 
     /// As the header and the result JSON spell it.
     package var name: String {
         switch self {
+        // BEGIN GENERATED status_names (scripts/generate)
         case .upToDate: return "UP_TO_DATE"
         case .optional: return "OPTIONAL"
         case .mandatory: return "MANDATORY"
+        // END GENERATED status_names
         }
     }
 }

@@ -1,30 +1,44 @@
 /// How an update in place ended (docs/design.md, "Updating in place"): the
 /// header's vg_update_outcome, whose numbers these are, and the names the
-/// events, the helper and Python use. Append-only.
+/// events, the helper and Python use. Append-only: scripts/generate writes
+/// the cases and names from declarations/update_outcomes.decl.
 package enum UpdateOutcome: Int32, Sendable, CaseIterable {
-    /// The new version is installed; a restart starts it.
+    // BEGIN GENERATED update_outcomes (scripts/generate)
+    /// The new version is installed: vg_client_restart starts it.
     case installed = 0
-    /// Neither inside a Flatpak nor an AppImage: the store is the way.
+    /// Neither inside a Flatpak (no /.flatpak-info) nor an
+    /// AppImage ($APPIMAGE unset) nor from a known distribution
+    /// package: open the store.
     case notFlatpak = 1
-    /// Inside a Flatpak, but no way to the portal: no helper, no GIO, no
-    /// session bus, no portal on it, or one older than version 2.
+    /// No way to the portal: no helper, no GIO, no session bus,
+    /// no org.freedesktop.portal.Flatpak, or one older than 2;
+    /// an AppImage without update information, or in a
+    /// directory this user cannot write; no system bus, no
+    /// PackageKit, or the package is not installed.
     case unavailable = 2
-    /// The user or the permission store said no (AccessDenied).
+    /// The user or the permission store said no (AccessDenied);
+    /// polkit did not authorize PackageKit (not-authorized).
     case refused = 3
-    /// The new version asks for more sandbox permissions (NotSupported).
+    /// The new version asks for more sandbox permissions than
+    /// this one has; the portal refuses those (NotSupported).
     case needsPermissions = 4
-    /// The portal or flatpak failed; the message says how.
+    /// The portal or flatpak failed (its message says how).
     case failed = 5
-    /// The host's progress callback asked to stop.
+    /// The progress callback returned nonzero: the call returned
+    /// at once; the portal may still finish installing.
     case cancelled = 6
-    /// The app's remote has nothing newer than what is installed.
+    /// The app's Flatpak remote, or PackageKit after refreshing
+    /// its lists, has nothing newer installed or to install.
     case nothingNew = 7
-    /// The new file did not match its control file's checksums or its
-    /// signature (an AppImage): nothing was replaced.
+    /// Since 1.3: the new file did not match its control file's
+    /// checksums or its signature; nothing was replaced; or the
+    /// package's update is not from a trusted repository.
     case verifyFailed = 8
+    // END GENERATED update_outcomes
 
     package var name: String {
         switch self {
+        // BEGIN GENERATED update_outcome_names (scripts/generate)
         case .installed: "installed"
         case .notFlatpak: "not_flatpak"
         case .unavailable: "unavailable"
@@ -34,6 +48,7 @@ package enum UpdateOutcome: Int32, Sendable, CaseIterable {
         case .cancelled: "cancelled"
         case .nothingNew: "nothing_new"
         case .verifyFailed: "verify_failed"
+        // END GENERATED update_outcome_names
         }
     }
 

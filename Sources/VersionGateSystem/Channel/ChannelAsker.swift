@@ -290,8 +290,8 @@ package struct ChannelAsker: Sendable {
         guard let cache = PrivateDirectory(base: environment.cacheHome, files: files),
               let entry = read(cache, key: Self.flatpakKey(commit)), let served = entry.served,
               let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { return nil }
-        return ChannelAnswer(channel: "flatpak", detail: "its remote has nothing newer than commit \(commit.prefix(12))",
-                             served: served)
+        return ChannelAnswer(channel: ChannelAnswer.flatpakRemote,
+                             detail: "its remote has nothing newer than commit \(commit.prefix(12))", served: served)
     }
 
     private static func flatpakKey(_ commit: String) -> String { "flatpak nothing new \(commit)" }
