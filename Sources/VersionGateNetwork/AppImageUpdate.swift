@@ -237,13 +237,10 @@ package enum AppImageUpdate {
     /// What an update killed before it could clean up left (its pid no
     /// longer runs): removed before the next one starts.
     private static func removeDebris(in directory: String, prefix: String) {
-        guard let listing = opendir(directory) else { return }
-        defer { closedir(listing) }
-        while let entry = readdir(listing) {
-            let name = directoryEntryName(entry)
+        for name in POSIXFiles().names(in: directory) {
             guard name.hasPrefix(prefix), let pid = Int64(decimal: String(name.dropFirst(prefix.count))).flatMap(Int32.init(exactly:)),
                   pid > 0, kill(pid, 0) != 0, systemErrno == ESRCH else { continue }
-            unlinkat(dirfd(listing), name, 0)
+            unlink(directory + "/" + name)
         }
     }
 

@@ -35,13 +35,13 @@ package enum UpdateService {
     package static func restart(_ request: HelperRequest.Restart) -> HelperAnswer {
         var status: Int32 = 0
         var message = [CChar](repeating: 0, count: 512)
-        let argv = request.arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failed(GateFailure(.outOfMemory, "out of memory")) }
+        let argv = CStringArray(request.arguments)
         let descriptors: [Int32] = [3, 4, 5]
-        let started = withUnsafeMutablePointer(to: &status) { statusPointer in
-            vgp_spawn_latest(request.directory, argv, descriptors, request.wait ? statusPointer : nil,
-                             &message, message.count)
+        let started = withExtendedLifetime(argv) {
+            withUnsafeMutablePointer(to: &status) { statusPointer in
+                vgp_spawn_latest(request.directory, argv.vector, descriptors, request.wait ? statusPointer : nil,
+                                 &message, message.count)
+            }
         }
         guard started == 0 else {
             return .failed(GateFailure(.update, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) },

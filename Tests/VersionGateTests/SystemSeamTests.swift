@@ -60,6 +60,7 @@ final class SystemSeamTests: XCTestCase {
         func privateBaseProblem(_ path: String) -> String? { nil }
         func lock(_ path: String, until deadline: Deadline) -> LockAttempt { .unavailable }
         func isRecentlyChanged(_ identity: FileIdentity) -> Bool { false }
+        func names(in directory: String) -> [String] { [] }
     }
 
     func testTheSessionUsesTheSystemsFiles() throws {

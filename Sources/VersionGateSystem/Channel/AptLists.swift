@@ -1,7 +1,4 @@
 import VersionGateCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// apt's lists, the distribution channel (docs/design.md, "Asking the
 /// channel"): what `apt update` last fetched is what an upgrade would
@@ -16,15 +13,8 @@ package enum AptLists {
     /// are not read).
     package static func versions(of package: String, architecture: String, files: any FileSystem,
                                  directory: String = directory) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = directoryEntryName(entry)
-            if name.hasSuffix("_Packages") { names.append(name) }
-        }
         var versions: [String] = []
-        for name in names.sorted() {
+        for name in files.names(in: directory).filter({ $0.hasSuffix("_Packages") }).sorted() {
             guard let bytes = try? files.read(directory + "/" + name, maxBytes: maxListBytes, trust: .document).bytes else {
                 continue
             }

@@ -156,6 +156,17 @@ package struct POSIXFiles: FileSystem {
         return nil
     }
 
+    package func names(in directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = directoryEntryName(entry)
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     package func isRecentlyChanged(_ identity: FileIdentity) -> Bool {
         // File timestamps are the real clock's, whatever clock a test gives a client.
         var now = timespec()

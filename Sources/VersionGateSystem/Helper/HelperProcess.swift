@@ -194,15 +194,11 @@ package struct HelperProcess: Sendable {
             return .failure(GateFailure(.internalError, "the request to the fetch helper (\(bytes.count) bytes) "
                                         + "does not fit in a pipe"))
         }
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("versiongate-helper"), nil]
-        defer { argv.forEach { free($0) } }
-        guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }
-        var pid: pid_t = 0
         let flags = VG_SPAWN_NEW_SESSION | VG_SPAWN_DETACHED | (lowPriority ? VG_SPAWN_LOW_PRIORITY : 0)
             | (passingStdio ? VG_SPAWN_PASS_STDIO : 0)
-        let error = vg_system_spawn_keeping(path, argv, vg_system_environ(), requestPipe[0], answer, kept, Int32(flags), &pid)
-        guard error == 0 else { return .failure(failure("cannot start \(path)", errno: error)) }
-        return .success(pid)
+        var start = ProgramStart(path, arguments: ["versiongate-helper"], flags: Int32(flags))
+        (start.input, start.output, start.kept) = (requestPipe[0], answer, kept)
+        return start.start().mapError { failure("cannot start \(path)", errno: $0.code) }
     }
 
     /// F_SETPIPE_SZ (Linux-specific; the header hides it from Swift).

@@ -49,13 +49,7 @@ package enum PolicyFiles {
 
     /// `policy.d/*.json` in byte order of their names (no hidden files).
     private static func dropIns(_ directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = directoryEntryName(entry)
-            if name.hasSuffix(".json"), !name.hasPrefix(".") { names.append(name) }
-        }
+        let names = POSIXFiles().names(in: directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
         return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { directory + "/" + $0 }
     }
 

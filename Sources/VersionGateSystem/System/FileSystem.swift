@@ -40,6 +40,9 @@ package protocol FileSystem: Sendable {
     /// land with the same timestamps, so a parse of it must not be trusted
     /// to stay current (git's "racily clean" rule).
     func isRecentlyChanged(_ identity: FileIdentity) -> Bool
+    /// The names in `directory` (not `.` nor `..`), in no order; empty when
+    /// it cannot be read.
+    func names(in directory: String) -> [String]
 }
 
 /// Whose files a read may use (docs/design.md, "The trust model").

@@ -75,18 +75,10 @@ package struct POSIXProcesses: ProcessLauncher {
     }
 
     /// Starts `executable` with `arguments` as its argv (the first is its
-    /// name), as the type's comment says, through the one way programs are
-    /// started (`vg_system_spawn`, docs/design.md, "Starting processes").
-    package static func spawn(executable: String, _ arguments: [String]) -> Result<pid_t, SpawnError> {
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(SpawnError(code: ENOMEM)) }
-        var pid: pid_t = 0
-        let error = vg_system_spawn(executable, argv, vg_system_environ(), -1, -1, Int32(VG_SPAWN_NEW_SESSION), &pid)
-        return error == 0 ? .success(pid) : .failure(SpawnError(code: error))
+    /// name), as the type's comment says.
+    package static func spawn(executable: String, _ arguments: [String]) -> Result<pid_t, ProgramStart.StartError> {
+        ProgramStart(executable, arguments: arguments, flags: Int32(VG_SPAWN_NEW_SESSION)).start()
     }
-
-    package struct SpawnError: Error { package let code: Int32 }
 
     /// A detached thread that waits for `pid` alone (never `waitpid(-1)`,
     /// which would steal the host's own children). If no thread can be

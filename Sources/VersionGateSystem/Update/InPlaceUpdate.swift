@@ -141,22 +141,14 @@ package enum InPlaceUpdate {
 
     /// `path` with `arguments` after the first, this process's descriptors 0-2 its own.
     private static func start(_ path: String, arguments: [String], wait: Bool) -> Result<Int32?, GateFailure> {
-        let argv = ([path] + arguments.dropFirst()).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        guard argv.dropLast().allSatisfy({ $0 != nil }) else { return .failure(GateFailure(.outOfMemory, "out of memory")) }
-        var pid: pid_t = 0
         let flags = Int32(VG_SPAWN_KEEP_STDIO) | (wait ? 0 : Int32(VG_SPAWN_DETACHED))
-        let error = vg_system_spawn(path, argv, vg_system_environ(), -1, -1, flags, &pid)
-        guard error == 0 else {
-            return .failure(GateFailure(.update, "cannot start \(path): \(String(cString: strerror(error)))"))
+        switch ProgramStart(path, arguments: [path] + arguments.dropFirst(), flags: flags).start() {
+        case .failure(let error): return .failure(GateFailure(.update, "cannot start \(path): \(error.text)"))
+        case .success(let pid):
+            guard wait else { return .success(nil) }
+            guard let status = ProgramStart.waitForExit(pid) else { return .failure(GateFailure(.update, "lost \(path) (pid \(pid))")) }
+            return .success(status)
         }
-        guard wait else { return .success(nil) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard systemErrno == EINTR else { return .failure(GateFailure(.update, "lost \(path) (pid \(pid))")) }
-        }
-        // As a shell tells it: the exit status, or 128 + the signal.
-        return .success(status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
     }
 
     /// This process's own command line, with the program as its full path

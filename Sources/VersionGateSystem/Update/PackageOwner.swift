@@ -58,22 +58,17 @@ package enum PackageOwner {
     private static func output(_ program: String, _ arguments: [String]) -> String? {
         var pipeEnds: [Int32] = [-1, -1]
         guard vg_system_pipe(&pipeEnds, O_CLOEXEC) == 0 else { return nil }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
         // C locale: dpkg-query's messages and formats as documented.
-        let variables: [String] = ["LC_ALL=C", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"]
-        let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
-        defer { environment.forEach { free($0) } }
-        let error = vg_system_spawn(program, argv, environment, -1, pipeEnds[1], 0, &pid)
+        var start = ProgramStart(program, arguments: [program] + arguments,
+                                 environment: ["LC_ALL=C", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"])
+        start.output = pipeEnds[1]
+        let started = start.start()
         close(pipeEnds[1])
         defer { close(pipeEnds[0]) }
-        guard error == 0 else { return nil }
+        guard case .success(let pid) = started else { return nil }
         let bytes = readToEnd(pipeEnds[0], maxBytes: 1 << 16)
         if bytes == nil { kill(pid, SIGKILL) }   // more than any owner's answer: it must not block on a full pipe
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && systemErrno == EINTR {}
-        guard status == 0, let bytes else { return nil }
+        guard ProgramStart.waitForExit(pid) == 0, let bytes else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
 }
