@@ -6,7 +6,7 @@ import VersionGateSystem
 /// What a `vg_client *` points to: the client plus the C-facing error text.
 final class ClientHandle: Sendable {
     let client = GateClient()
-    /// Why the last vg_client_set failed; replaced only by vg_client_set.
+    /// Why the last export that tells it failed (withClient, LastError.told).
     let lastError = Mutex<CText?>(nil)
     /// vg_client_set_log_callback's; a call uses the one set when it began.
     let logTarget = Mutex<LogTarget?>(nil)

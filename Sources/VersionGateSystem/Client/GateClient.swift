@@ -95,7 +95,7 @@ package final class GateClient: Sendable {
     /// What an update in place needs of the options: each request's
     /// timeout and CA file, where a GitHub release is asked, the trusted keys.
     var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?, distroPackage: String?,
-                                 program: String?, refusal: String?) {
+                         program: String?, refusal: String?) {
         let settings = state.withLock { $0.settings }
         let options = settings.options
         var limits = TransportLimits()
@@ -291,8 +291,11 @@ package final class GateClient: Sendable {
         if let known = nothingNew.withLock({ $0 }), known.version == version { return known.answer }
         let answer = ChannelAsker(options: options, environment: system.environment, files: system.files)
             .packageNothingNewAnswer(version: version, now: system.wallClock())
-        nothingNew.withLock { $0 = (version, answer) }
-        return answer
+        // An update on another thread meanwhile wins over the file.
+        return nothingNew.withLock { known in
+            if known?.version != version { known = (version, answer) }
+            return known?.answer
+        }
     }
 
     /// An update of `kind` found nothing newer than `version` (which ran
