@@ -206,8 +206,8 @@ void vgcli_reap(pid_t pid);
  * line (not outside a Flatpak, where the store is simply the way) and 0 is
  * returned: the caller opens the store. -1: installed, but the new version
  * could not be started (said). 2: the app's remote has nothing newer
- * (VG_UPDATE_NOTHING_NEW); the library now knows it, and a check again
- * says whether this version may run. */
+ * (VG_UPDATE_NOTHING_NEW); the client now knows it (in memory), and a
+ * check again on it says whether this version may run. */
 int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_place place, char **command,
                           int *status);
 

@@ -63,7 +63,7 @@ typedef enum after_prompt {
     CARRY_ON,     /* COMMAND starts, unless MANDATORY */
     RESTARTED,    /* the updated app ran in our place: exit with its status */
     UPDATED,      /* installed, but not started: MANDATORY still blocks the old COMMAND */
-    NOTHING_NEW   /* the app's remote has nothing newer: check again */
+    NOTHING_NEW   /* nothing newer to install: the client knows; check again */
 } after_prompt;
 
 /* "shown", then what the user chose, then the update: in place inside a
@@ -83,8 +83,10 @@ static after_prompt answered(vg_client *client, const vg_result *result, const v
     return CARRY_ON;
 }
 
-/* After the app's remote had nothing newer: the library's new answer. 1
- * when it no longer blocks (its message said on stderr): COMMAND starts. */
+/* After Update found nothing newer (the app's Flatpak remote, PackageKit):
+ * the same client's check again, which the library decides from what that
+ * update told the client. 1 when it no longer blocks (its message said on
+ * stderr): COMMAND starts. */
 static int let_through(vg_client *client, const char *version) {
     vg_result *again = NULL;
     vg_client_check(&again, client, version);

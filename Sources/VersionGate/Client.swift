@@ -6,7 +6,7 @@ import VersionGateSystem
 /// What a `vg_client *` points to: the client plus the C-facing error text.
 final class ClientHandle: Sendable {
     let client = GateClient()
-    /// Why the last vg_client_set failed; replaced only by vg_client_set.
+    /// Why the last export that tells it failed (withClient, LastError.told).
     let lastError = Mutex<CText?>(nil)
     /// vg_client_set_log_callback's; a call uses the one set when it began.
     let logTarget = Mutex<LogTarget?>(nil)
@@ -40,44 +40,25 @@ public func vg_client_free(_ client: OpaquePointer?) {
 @_cdecl("vg_client_set")
 public func vg_client_set(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?,
                           _ value: UnsafePointer<CChar>?) -> Int32 {
-    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
-    if let forked = ForkGuard.refusal { return forked.code }
-    let outcome: GateFailure?
-    if let key, let keyText = String(validatingCString: key) {
-        if let value, String(validatingCString: value) == nil {
-            outcome = .invalidArgument("value for \"\(keyText)\" is not valid UTF-8")
-        } else {
-            do throws(GateFailure) {
-                try handle.client.set(keyText, value.flatMap { String(validatingCString: $0) })
-                outcome = nil
-            } catch {
-                outcome = error
-            }
+    withClient(client) { handle throws(GateFailure) in
+        guard let key, let keyText = String(validatingCString: key) else {
+            throw .invalidArgument(key == nil ? "option key is NULL" : "option key is not valid UTF-8")
         }
-    } else {
-        outcome = .invalidArgument(key == nil ? "option key is NULL" : "option key is not valid UTF-8")
+        if let value, String(validatingCString: value) == nil {
+            throw .invalidArgument("value for \"\(keyText)\" is not valid UTF-8")
+        }
+        try handle.client.set(keyText, value.flatMap { String(validatingCString: $0) })
     }
-    handle.lastError.withLock { $0 = outcome.map { CText($0.message) } }
-    return errorCode(outcome)
 }
 
 @_cdecl("vg_client_skip_version")
 public func vg_client_skip_version(_ client: OpaquePointer?, _ version: UnsafePointer<CChar>?) -> Int32 {
-    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
-    if let forked = ForkGuard.refusal { return forked.code }
-    let outcome: GateFailure?
-    if let version, let text = String(validatingCString: version) {
-        do throws(GateFailure) {
-            try handle.client.skipVersion(text)
-            outcome = nil
-        } catch {
-            outcome = error
+    withClient(client) { handle throws(GateFailure) in
+        guard let version, let text = String(validatingCString: version) else {
+            throw .invalidArgument(version == nil ? "version is NULL" : "version is not valid UTF-8")
         }
-    } else {
-        outcome = .invalidArgument(version == nil ? "version is NULL" : "version is not valid UTF-8")
+        try handle.client.skipVersion(text)
     }
-    handle.lastError.withLock { $0 = outcome.map { CText($0.message) } }
-    return errorCode(outcome)
 }
 
 @_cdecl("vg_client_last_error")
@@ -92,19 +73,15 @@ public func vg_client_get(_ client: OpaquePointer?, _ key: UnsafePointer<CChar>?
                           _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     guard let out else { return VG_EINVAL.rawValue }
     out.pointee = nil
-    guard let handle = clientHandle(client), let key, let keyText = String(validatingCString: key) else {
-        return VG_EINVAL.rawValue
+    // The header: vg_client_last_error does not change.
+    return withClient(client, lastError: .untouched) { handle throws(GateFailure) in
+        guard let key, let keyText = String(validatingCString: key) else {
+            throw .invalidArgument("option key is NULL or not valid UTF-8")
+        }
+        guard let value = try handle.client.option(keyText) else { return }
+        out.pointee = mallocCopy(value)
+        if out.pointee == nil { throw GateFailure(.outOfMemory, "no memory for the option's value") }
     }
-    if let forked = ForkGuard.refusal { return forked.code }
-    let value: String?
-    do throws(GateFailure) {
-        value = try handle.client.option(keyText)
-    } catch {
-        return error.code
-    }
-    guard let value else { return VG_OK.rawValue }
-    out.pointee = mallocCopy(value)
-    return out.pointee == nil ? VG_ENOMEM.rawValue : VG_OK.rawValue
 }
 
 @_cdecl("vg_client_check")

@@ -55,34 +55,30 @@ extension ResultValue {
 @_cdecl("vg_client_set_event_callback")
 public func vg_client_set_event_callback(_ client: OpaquePointer?, _ function: vg_event_fn?,
                                          _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
-    if let forked = ForkGuard.refusal { return forked.code }
-    handle.eventTarget.withLock { target in
-        target = function.map { EventTarget(function: $0, userdata: userdata) }
-        handle.listens.store(target != nil, ordering: .releasing)
+    withClient(client, lastError: .untouched) { handle in
+        handle.eventTarget.withLock { target in
+            target = function.map { EventTarget(function: $0, userdata: userdata) }
+            handle.listens.store(target != nil, ordering: .releasing)
+        }
     }
-    return VG_OK.rawValue
 }
 
 @_cdecl("vg_client_report")
 public func vg_client_report(_ client: OpaquePointer?, _ result: OpaquePointer?,
                              _ outcome: UnsafePointer<CChar>?) -> Int32 {
-    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
-    if let forked = ForkGuard.refusal { return forked.code }
-    let text = outcome.flatMap { String(validatingCString: $0) }
-    guard let result, let outcome = text.flatMap(ReportedOutcome.init(rawValue:)) else {
-        let why: GateFailure = result == nil ? .invalidArgument("result is NULL")
-            : .invalidArgument("unknown outcome \(text.map { OneLine.quoted($0, max: 64) } ?? "NULL")")
-        handle.lastError.withLock { $0 = CText(why.message) }
-        return why.code
+    withClient(client) { handle throws(GateFailure) in
+        let text = outcome.flatMap { String(validatingCString: $0) }
+        guard let result else { throw .invalidArgument("result is NULL") }
+        guard let outcome = text.flatMap(ReportedOutcome.init(rawValue:)) else {
+            throw .invalidArgument("unknown outcome \(text.map { OneLine.quoted($0, max: 64) } ?? "NULL")")
+        }
+        let gateResult = Unmanaged<GateResult>.fromOpaque(UnsafeRawPointer(result)).takeUnretainedValue()
+        let target = handle.eventTarget.withLock { $0 }
+        let (event, failure) = GateEvents.report(outcome, gateResult, client: handle.client,
+                                                 confirmations: handle.confirmations, emit: target != nil)
+        if let target, let event { target.deliver([event]) }
+        if let failure { throw failure }
     }
-    let gateResult = Unmanaged<GateResult>.fromOpaque(UnsafeRawPointer(result)).takeUnretainedValue()
-    let target = handle.eventTarget.withLock { $0 }
-    let (event, failure) = GateEvents.report(outcome, gateResult, client: handle.client,
-                                             confirmations: handle.confirmations, emit: target != nil)
-    handle.lastError.withLock { $0 = failure.map { CText($0.message) } }
-    if let target, let event { target.deliver([event]) }
-    return errorCode(failure)
 }
 
 @_cdecl("vg_events_funnel")

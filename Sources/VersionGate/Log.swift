@@ -29,11 +29,10 @@ extension ClientHandle {
 @_cdecl("vg_client_set_log_callback")
 public func vg_client_set_log_callback(_ client: OpaquePointer?, _ function: vg_log_fn?,
                                        _ userdata: UnsafeMutableRawPointer?) -> Int32 {
-    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
-    if let forked = ForkGuard.refusal { return forked.code }
-    handle.logTarget.withLock { target in
-        target = function.map { LogTarget(function: $0, userdata: userdata) }
-        handle.logs.store(target != nil, ordering: .releasing)
+    withClient(client, lastError: .untouched) { handle in
+        handle.logTarget.withLock { target in
+            target = function.map { LogTarget(function: $0, userdata: userdata) }
+            handle.logs.store(target != nil, ordering: .releasing)
+        }
     }
-    return VG_OK.rawValue
 }

@@ -19,41 +19,37 @@ public func vg_client_store_url(_ out: UnsafeMutablePointer<UnsafeMutablePointer
                                 _ client: OpaquePointer?) -> Int32 {
     guard let out else { return VG_EINVAL.rawValue }
     out.pointee = nil
-    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
-    if let forked = ForkGuard.refusal { return forked.code }
-    let logging = handle.callLog()
-    out.pointee = mallocCopy(handle.client.storeResolution(log: logging?.1).url)
-    logging?.0.deliver(logging?.1)
-    return VG_OK.rawValue
+    return withClient(client, lastError: .untouched) { handle in
+        let logging = handle.callLog()
+        out.pointee = mallocCopy(handle.client.storeResolution(log: logging?.1).url)
+        logging?.0.deliver(logging?.1)
+    }
 }
 
 @_cdecl("vg_open_url")
 public func vg_open_url(_ url: UnsafePointer<CChar>?) -> Int32 {
     guard let text = url.flatMap({ String(validatingCString: $0) }) else { return VG_EINVAL.rawValue }
     if let forked = ForkGuard.refusal { return forked.code }
-    return code(of: URLOpener.open(text))
+    return errorCode(failure(of: URLOpener.open(text)))
 }
 
 /// vg_open_url under the client's URL policy (allowed_url_schemes,
 /// allowed_url_hosts): the store URL its results carry opens as they allow.
 @_cdecl("vg_client_open_url")
 public func vg_client_open_url(_ client: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
-    guard let handle = clientHandle(client) else { return VG_EINVAL.rawValue }
-    if let forked = ForkGuard.refusal { return forked.code }
-    guard let text = url.flatMap({ String(validatingCString: $0) }) else {
-        handle.lastError.withLock { $0 = CText("url is NULL or not valid UTF-8") }
-        return VG_EINVAL.rawValue
+    withClient(client) { handle throws(GateFailure) in
+        guard let text = url.flatMap({ String(validatingCString: $0) }) else {
+            throw .invalidArgument("url is NULL or not valid UTF-8")
+        }
+        if let failure = failure(of: URLOpener.open(text, policy: handle.client.urlPolicy)) { throw failure }
     }
-    let opened = URLOpener.open(text, policy: handle.client.urlPolicy)
-    let code = code(of: opened)
-    handle.lastError.withLock { $0 = code == VG_OK.rawValue ? nil : CText(opened.message) }
-    return code
 }
 
-private func code(of opened: URLOpenResult) -> Int32 {
+/// nil when it opened; else why, VG_EPOLICY's or VG_EOPEN's.
+private func failure(of opened: URLOpenResult) -> GateFailure? {
     switch opened.outcome {
-    case .opened, .launched: VG_OK.rawValue
-    case .refused: VG_EPOLICY.rawValue
-    case .failed: VG_EOPEN.rawValue
+    case .opened, .launched: nil
+    case .refused: GateFailure(.policy, opened.message)
+    case .failed: GateFailure(.openFailed, opened.message)
     }
 }

@@ -44,6 +44,42 @@ final class GateClientTests: XCTestCase {
         }
     }
 
+    /// An update's NOTHING_NEW (docs/design.md, "Asking the channel"): the
+    /// client that updated decides its next check from the answer it keeps,
+    /// with no file read back; the channel's cache it wrote tells a new client.
+    func testAnUpdatesNothingNewDecidesTheNextCheckFromTheClientsMemory() throws {
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", flat)
+        let options = ["session_scope": "process", "distro_package": "vgdemo-not-installed"]
+        let updated = try client(path, options)
+        XCTAssertEqual(check(updated, "1.0.38").rule, .belowMinimum)
+        updated.recordNothingNew(.package(name: "vgdemo"), commit: nil, version: "1.0.38")
+        let cache = try XCTUnwrap(getenv("XDG_CACHE_HOME").map { String(cString: $0) + "/versiongate" })
+        let written = try FileManager.default.contentsOfDirectory(atPath: cache).filter { $0.hasPrefix("channel-") }
+        XCTAssertFalse(written.isEmpty, "the channel's cache is written for the next launches")
+        let next = try client(path, options)
+        for (name, c) in [("a new client, from the cache", next), ("the same client", updated)] {
+            let r = check(c, "1.0.38")
+            XCTAssertEqual(r.status, .optional, name)
+            XCTAssertEqual(r.rule, .channelBehind, name)
+            XCTAssertEqual(r.decision.channel?.channel, "package", name)
+            XCTAssertEqual(r.decision.channel?.version, "1.0.38", name)
+        }
+        for file in written { try FileManager.default.removeItem(atPath: cache + "/" + file) }
+        XCTAssertEqual(check(updated, "1.0.38").rule, .channelBehind, "kept in memory: no file is read back")
+        XCTAssertEqual(check(try client(path, options), "1.0.38").rule, .belowMinimum, "nothing kept elsewhere")
+        // A Flatpak's answer needs the running commit; an AppImage's has no channel.
+        let other = try client(path, options)
+        other.recordNothingNew(.flatpak, commit: nil, version: "1.0.38")
+        other.recordNothingNew(.appImage(path: "/x.AppImage"), commit: nil, version: "1.0.38")
+        XCTAssertEqual(check(other, "1.0.38").rule, .belowMinimum)
+        // The portal's, for the running commit: the same client's next check (its
+        // cache is read back only inside a Flatpak, by the next launches).
+        other.recordNothingNew(.flatpak, commit: "0123456789abcdef", version: "1.0.38")
+        let r = check(other, "1.0.38")
+        XCTAssertEqual(r.rule, .channelBehind)
+        XCTAssertEqual(r.decision.channel?.name, "flatpak (its remote has nothing newer than commit 0123456789ab)")
+    }
+
     func testEveryDocumentFailureFailsOpenWithAMessageNamingTheFile() throws {
         let dir = try makeTemporaryDirectory(self)
         let fifo = dir.appendingPathComponent("fifo").path

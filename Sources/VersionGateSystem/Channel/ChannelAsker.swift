@@ -278,20 +278,28 @@ package struct ChannelAsker: Sendable {
     /// remote serves nothing newer than `version` (the version that ran it).
     /// Kept like a channel's answer, for cache_ttl_s (at least an hour: the
     /// launcher starts again at once).
-    package func recordNothingNew(commit: String, version: String, now: Int64) {
+    /// The answer is returned as well: the client that updated decides
+    /// from it in memory; the file is for the next launches.
+    package func recordNothingNew(commit: String, version: String, now: Int64) -> ChannelAnswer {
         var entry = ChannelEntry(key: Self.flatpakKey(commit), architecture: Self.architecture)
         (entry.served, entry.confirmedAt) = (version, now)
         PrivateDirectory(base: environment.cacheHome, files: files)?.write(Self.fileName(entry.key), entry.encoded())
+        return Self.flatpakAnswer(commit: commit, served: version)
     }
 
-    /// The answer NOTHING_NEW left for the running commit, if any: it comes
-    /// before every other channel's (it is this installation's own remote).
+    /// The answer an earlier launch's NOTHING_NEW left for the running
+    /// commit, if any: it comes before every other channel's (it is this
+    /// installation's own remote).
     package func flatpakRemoteAnswer(commit: String, now: Int64) -> ChannelAnswer? {
         guard let cache = PrivateDirectory(base: environment.cacheHome, files: files),
               let entry = read(cache, key: Self.flatpakKey(commit)), let served = entry.served,
               let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { return nil }
-        return ChannelAnswer(channel: ChannelAnswer.flatpakRemote,
-                             detail: "its remote has nothing newer than commit \(commit.prefix(12))", served: served)
+        return Self.flatpakAnswer(commit: commit, served: served)
+    }
+
+    private static func flatpakAnswer(commit: String, served: String) -> ChannelAnswer {
+        ChannelAnswer(channel: ChannelAnswer.flatpakRemote,
+                      detail: "its remote has nothing newer than commit \(commit.prefix(12))", served: served)
     }
 
     private static func flatpakKey(_ commit: String) -> String { "flatpak nothing new \(commit)" }
@@ -301,19 +309,26 @@ package struct ChannelAsker: Sendable {
     /// PackageKit had nothing newer than `version` for `package`, the app's
     /// (`distro_package`, or the owner of its program): kept like the
     /// Flatpak remote's NOTHING_NEW, for this app and version.
-    package func recordPackageNothingNew(package: String, version: String, now: Int64) {
+    /// Returned as well, as recordNothingNew's is.
+    package func recordPackageNothingNew(package: String, version: String, now: Int64) -> ChannelAnswer {
         var entry = ChannelEntry(key: packageKey(version), architecture: Self.architecture)
         (entry.served, entry.confirmedAt, entry.problem) = (version, now, package)
         PrivateDirectory(base: environment.cacheHome, files: files)?.write(Self.fileName(entry.key), entry.encoded())
+        return Self.packageAnswer(package: package, served: version)
     }
 
-    /// The answer PackageKit's "nothing newer" left for this app at `version`, if any.
+    /// The answer an earlier launch's PackageKit "nothing newer" left for
+    /// this app at `version`, if any.
     package func packageNothingNewAnswer(version: String, now: Int64) -> ChannelAnswer? {
         guard let cache = PrivateDirectory(base: environment.cacheHome, files: files),
               let entry = read(cache, key: packageKey(version)), let served = entry.served,
               let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { return nil }
-        return ChannelAnswer(channel: "package", detail: "PackageKit has nothing newer for \(entry.problem ?? "its package")",
-                             served: served)
+        return Self.packageAnswer(package: entry.problem, served: served)
+    }
+
+    private static func packageAnswer(package: String?, served: String) -> ChannelAnswer {
+        ChannelAnswer(channel: "package", detail: "PackageKit has nothing newer for \(package ?? "its package")",
+                      served: served)
     }
 
     /// This app (its source and id) at `version`: the launch after Update

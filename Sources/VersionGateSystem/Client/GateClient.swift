@@ -44,8 +44,9 @@ package final class GateClient: Sendable {
     package let policy: PolicyReading
     /// Whether the ignored files were told to a log yet (once per client).
     private let policyTold = Mutex(false)
-    /// PackageKit's "nothing newer" for a version, as read (packageNothingNew).
-    private let packageAnswer = Mutex<(version: String, answer: ChannelAnswer?)?>(nil)
+    /// What an update's NOTHING_NEW told this client for a version, else
+    /// PackageKit's "nothing newer" as an earlier launch left it (nil: none).
+    private let nothingNew = Mutex<(version: String, answer: ChannelAnswer?)?>(nil)
     private let storeLocator = StoreLocator()
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
@@ -93,8 +94,8 @@ package final class GateClient: Sendable {
 
     /// What an update in place needs of the options: each request's
     /// timeout and CA file, where a GitHub release is asked, the trusted keys.
-    package var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?, distroPackage: String?,
-                                 program: String?, refusal: String?) {
+    var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?, distroPackage: String?,
+                         program: String?, refusal: String?) {
         let settings = state.withLock { $0.settings }
         let options = settings.options
         var limits = TransportLimits()
@@ -199,7 +200,7 @@ package final class GateClient: Sendable {
     /// channel is known.
     private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, current: String?,
                             _ log: CallLog?) -> ChannelAnswer? {
-        if let current, let known = packageNothingNew(current, options, system) { return known }
+        if let current, let known = nothingNewAnswer(current, options, system) { return known }
         // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
         guard ChannelAsker.mayAsk(options, system.sandbox) else { return nil }
         let asker = ChannelAsker(options: options, environment: system.environment, files: system.files,
@@ -284,34 +285,41 @@ package final class GateClient: Sendable {
             .claim(frame.sessionKey(current: decision.currentText ?? ""), record: record)
     }
 
-    /// The portal said NOTHING_NEW while `version` ran from `commit`: the
-    /// next check knows this installation's remote is behind.
-    package func recordNothingNew(commit: String, version: String) {
-        let options = state.withLock { $0.settings.options }
-        ChannelAsker(options: options, environment: system.environment, files: system.files,
-                                 sandbox: system.sandbox)
-            .recordNothingNew(commit: commit, version: version, now: system.wallClock())
-    }
-
-    /// What PackageKit's "nothing newer" left for `version`, read once per
-    /// client and version: a warm block reads no file (Tests/c/warm_alloc_test.c).
-    private func packageNothingNew(_ version: String, _ options: ClientOptions, _ system: System) -> ChannelAnswer? {
-        if let known = packageAnswer.withLock({ $0 }), known.version == version { return known.answer }
+    /// What NOTHING_NEW told about `version`: this client's update's, kept
+    /// here; else an earlier launch's PackageKit answer, read once per client
+    /// and version: a warm block reads no file (Tests/c/warm_alloc_test.c).
+    private func nothingNewAnswer(_ version: String, _ options: ClientOptions, _ system: System) -> ChannelAnswer? {
+        if let known = nothingNew.withLock({ $0 }), known.version == version { return known.answer }
         let answer = ChannelAsker(options: options, environment: system.environment, files: system.files,
                                  sandbox: system.sandbox)
             .packageNothingNewAnswer(version: version, now: system.wallClock())
-        packageAnswer.withLock { $0 = (version, answer) }
-        return answer
+        // An update on another thread meanwhile wins over the file.
+        return nothingNew.withLock { known in
+            if known?.version != version { known = (version, answer) }
+            return known?.answer
+        }
     }
 
-    /// PackageKit had nothing newer than `version` for the app's `package`:
-    /// the next check knows its channel is behind (docs/design.md, "Asking the channel").
-    package func recordPackageNothingNew(package: String, version: String) {
+    /// An update of `kind` found nothing newer than `version` (which ran
+    /// from `commit`, in a Flatpak): its channel is behind (docs/design.md,
+    /// "Asking the channel"). This client's next check decides from the
+    /// answer kept here; the channel's cache, written here too, tells the
+    /// next launches within its TTL. An AppImage's has no channel to keep.
+    func recordNothingNew(_ kind: HelperRequest.Update.Kind, commit: String?, version: String) {
         let options = state.withLock { $0.settings.options }
         let asker = ChannelAsker(options: options, environment: system.environment, files: system.files,
                                  sandbox: system.sandbox)
-        asker.recordPackageNothingNew(package: package, version: version, now: system.wallClock())
-        packageAnswer.withLock { $0 = (version, asker.packageNothingNewAnswer(version: version, now: system.wallClock())) }
+        let answer: ChannelAnswer
+        switch kind {
+        case .flatpak:
+            guard let commit else { return }
+            answer = asker.recordNothingNew(commit: commit, version: version, now: system.wallClock())
+        case .package(let name):
+            answer = asker.recordPackageNothingNew(package: name, version: version, now: system.wallClock())
+        case .appImage:
+            return
+        }
+        nothingNew.withLock { $0 = (version, answer) }
     }
 
     /// Where to update, whatever the version: the config's update URL (when
