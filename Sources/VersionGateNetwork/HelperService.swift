@@ -17,7 +17,16 @@ package enum HelperService {
         if let bytes = readToEnd(input, maxBytes: HelperMessage.maxBytes), let message = HelperMessage.decode(bytes) {
             switch HelperRequest.decode(message) {
             case .failure(let failure): answer = .failed(failure)
-            case .success(let request): answer = serve(request) { send($0.record.encoded(), to: output) }
+            case .success(let request):
+                // Bounded however the fetch goes: its own deadline, then this.
+                if case .fetch(let fetch) = request {
+                    alarm(UInt32(clamping: Deadline(atNanoseconds: fetch.deadlineNanoseconds).remainingMilliseconds / 1000 + 15))
+                    // libcurl reads its proxies from the environment: the host's.
+                    for name in CheckEnvironment.proxyNames {
+                        if let value = fetch.environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
+                    }
+                }
+                answer = serve(request) { send($0.record.encoded(), to: output) }
             }
         } else {
             answer = .failed(GateFailure(.internalError, "the helper could not read its request"))
@@ -32,7 +41,7 @@ package enum HelperService {
     /// record to the host at once; false when the host stopped listening.
     package static func serve(_ request: HelperRequest, interim: @escaping (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
         switch request {
-        case .fetch(let fetch): FetchService.fetch(fetch, interim: interim)
+        case .fetch(let fetch): ConfigService.fetch(fetch, interim: interim)
         case .http(let http, let limits): exchange(http, limits)
         case .channel(let ask): ChannelService.ask(ask)
         case .update(let update):

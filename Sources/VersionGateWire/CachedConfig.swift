@@ -30,6 +30,11 @@ package struct CachedConfig: Sendable, Equatable {
     }
 
     package static func fileName(forKey key: String) -> String { "config-\(fnv1a64Hex(key)).json" }
+    /// The login burst's lock, beside the entry: its holder fetches.
+    package static func lockName(forKey key: String) -> String { "lock-\(fnv1a64Hex(key))" }
+    /// In the state directory: the server's backoff, and the last fetch's failure for its burst's waiters.
+    package static func backoffName(forKey key: String) -> String { "backoff-\(fnv1a64Hex(key)).json" }
+    package static func failureName(forKey key: String) -> String { "failed-\(fnv1a64Hex(key)).json" }
 
     package func encoded() -> [UInt8] {
         var object: [String: JSONValue] = [

@@ -1,3 +1,5 @@
+import VersionGateCore
+
 /// Device, inode, size and both timestamps: equal identities mean the same
 /// contents (unless `FileSystem.isRecentlyChanged`). It crosses the wire:
 /// the helper names the cache file it wrote, so the host need not read it back.
@@ -11,5 +13,21 @@ package struct FileIdentity: Equatable, Sendable {
         (self.device, self.inode, self.size) = (device, inode, size)
         (self.modifiedSeconds, self.modifiedNanoseconds) = (modifiedSeconds, modifiedNanoseconds)
         (self.changedSeconds, self.changedNanoseconds) = (changedSeconds, changedNanoseconds)
+    }
+}
+
+extension FileIdentity {
+    /// "device inode size mtime mtime-ns ctime ctime-ns", each a decimal.
+    package var wireText: String {
+        [device, inode].map { String($0) }.joined(separator: " ") + " "
+            + [size, modifiedSeconds, modifiedNanoseconds, changedSeconds, changedNanoseconds].map { String($0) }
+            .joined(separator: " ")
+    }
+
+    package init?(wireText text: String) {
+        let numbers = text.split(separator: " ").compactMap { Int64(decimal: String($0)) }
+        guard numbers.count == 7 else { return nil }
+        self.init(device: UInt64(numbers[0]), inode: UInt64(numbers[1]), size: numbers[2], modifiedSeconds: numbers[3],
+                  modifiedNanoseconds: numbers[4], changedSeconds: numbers[5], changedNanoseconds: numbers[6])
     }
 }

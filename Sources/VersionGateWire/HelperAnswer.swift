@@ -33,11 +33,7 @@ package enum HelperAnswer: Sendable {
             message.add("origin", origin.rawValue)
             if let note { message.add("note", note) }
             message.add("entry", String(decoding: entry, as: UTF8.self))
-            if let identity {
-                message.add("identity", [identity.device, identity.inode].map { String($0) }.joined(separator: " ") + " "
-                            + [identity.size, identity.modifiedSeconds, identity.modifiedNanoseconds,
-                               identity.changedSeconds, identity.changedNanoseconds].map { String($0) }.joined(separator: " "))
-            }
+            if let identity { message.add("identity", identity.wireText) }
         case .response(let response):
             message.add("outcome", "response")
             message.add("status", String(response.status))
@@ -70,7 +66,7 @@ package enum HelperAnswer: Sendable {
             guard let origin = message.value("origin").flatMap(ConfigOrigin.init(rawValue:)),
                   let entry = message.value("entry") else { return nil }
             return .fetched(origin: origin, note: message.value("note"), entry: Array(entry.utf8),
-                            identity: message.value("identity").flatMap(Self.identity))
+                            identity: message.value("identity").flatMap { FileIdentity(wireText: $0) })
         case "response":
             guard let status = message.value("status").flatMap(HelperMessage.integer),
                   let body = message.value("body").flatMap(Hex.decoded) else { return nil }
@@ -91,17 +87,6 @@ package enum HelperAnswer: Sendable {
         default:
             return nil
         }
-    }
-}
-
-extension HelperAnswer {
-    /// "device inode size mtime mtime-ns ctime ctime-ns", each a decimal.
-    private static func identity(_ text: String) -> FileIdentity? {
-        let numbers = text.split(separator: " ").compactMap { Int64(decimal: String($0)) }
-        guard numbers.count == 7 else { return nil }
-        return FileIdentity(device: UInt64(numbers[0]), inode: UInt64(numbers[1]), size: numbers[2],
-                            modifiedSeconds: numbers[3], modifiedNanoseconds: numbers[4],
-                            changedSeconds: numbers[5], changedNanoseconds: numbers[6])
     }
 }
 

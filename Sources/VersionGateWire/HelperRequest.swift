@@ -23,11 +23,22 @@ package enum HelperRequest: Sendable {
     /// another build refuses rather than misreads.
     package static let protocolVersion = "7"
 
+    /// A remote source's fetch, as the host decided it: the host found no
+    /// fresh cache, holds the login burst's lock (handed on as descriptor
+    /// 3) and is not backing off. The helper exchanges, verifies and writes
+    /// the next cache entry, or the failure and backoff, nothing else.
     package struct ConfigFetch: Sendable, Equatable {
         package var mode: FetchMode
-        /// The client's options as `key=value` (ClientOptions.assignmentList).
-        package var options: [String]
+        package var remote: RemoteConfig
+        /// What the host's cache entry says, if it has one.
+        package var previous: Previous?
+        /// The backoff the host read (Backoff's JSON): a throttled answer extends it.
+        package var backoff: [UInt8]?
         package var appVersion: String?
+        /// BCP 47, e.g. "pt-BR", and the device's facts, as Firebase's conditions test them.
+        package var languageCode: String
+        package var timeZone: String?, platformVersion: String?, countryCode: String?
+        package var limits: TransportLimits
         /// Wall clock, Unix seconds: the host's, so both ends age alike.
         package var now: Int64
         /// The host's boot-clock reading of the same moment: an entry the
@@ -36,19 +47,37 @@ package enum HelperRequest: Sendable {
         package var boot: BootInstant?
         /// The host's deadline on the shared monotonic clock (Deadline.nanoseconds).
         package var deadlineNanoseconds: Int64
-        /// The variables a fetch reads (CheckEnvironment.forwardedNames).
+        /// The proxy variables libcurl reads, as the host has them.
         package var environment: [String: String]
+        /// Where the entry is written, and the installation, failure and backoff files.
         package var cacheHome: String?
         package var stateHome: String?
         /// The host's log threshold; nil when nobody listens.
         package var log: LogLevel?
 
-        package init(mode: FetchMode, options: [String], appVersion: String?, now: Int64, boot: BootInstant?,
-                     deadlineNanoseconds: Int64, environment: [String: String], cacheHome: String?, stateHome: String?,
-                     log: LogLevel?) {
-            (self.mode, self.options, self.appVersion, self.now, self.boot) = (mode, options, appVersion, now, boot)
-            (self.deadlineNanoseconds, self.environment) = (deadlineNanoseconds, environment)
-            (self.cacheHome, self.stateHome, self.log) = (cacheHome, stateHome, log)
+        /// The cached entry, as much as the helper needs: its ETag for
+        /// If-None-Match, the template version and signature time a new
+        /// config may not be older than, and the file (by identity) a 304
+        /// renews. The entry itself stays out: a request must fit a pipe.
+        package struct Previous: Sendable, Equatable {
+            package var etag: String?
+            package var templateVersion: Int64?
+            package var signatureTimestamp: Int64?
+            package var identity: FileIdentity?
+
+            package init(etag: String?, templateVersion: Int64?, signatureTimestamp: Int64?, identity: FileIdentity?) {
+                (self.etag, self.templateVersion, self.signatureTimestamp, self.identity) =
+                    (etag, templateVersion, signatureTimestamp, identity)
+            }
+        }
+
+        package init(mode: FetchMode, remote: RemoteConfig, previous: Previous?, backoff: [UInt8]?, appVersion: String?,
+                     languageCode: String, limits: TransportLimits, now: Int64, boot: BootInstant?,
+                     deadlineNanoseconds: Int64, cacheHome: String?, stateHome: String?) {
+            (self.mode, self.remote, self.previous, self.backoff, self.appVersion) = (mode, remote, previous, backoff, appVersion)
+            (self.languageCode, self.limits, self.now, self.boot) = (languageCode, limits, now, boot)
+            (self.deadlineNanoseconds, self.cacheHome, self.stateHome) = (deadlineNanoseconds, cacheHome, stateHome)
+            environment = [:]
         }
     }
 
@@ -131,8 +160,21 @@ package enum HelperRequest: Sendable {
         switch self {
         case .fetch(let fetch):
             message.add("mode", fetch.mode.rawValue)
-            for option in fetch.options { message.add("option", option) }
+            fetch.remote.add(to: &message)
+            if let previous = fetch.previous {
+                message.add("previous", "1")
+                if let etag = previous.etag { message.add("etag", etag) }
+                if let version = previous.templateVersion { message.add("template_version", String(version)) }
+                if let time = previous.signatureTimestamp { message.add("signature_time", String(time)) }
+                if let identity = previous.identity { message.add("identity", identity.wireText) }
+            }
+            if let backoff = fetch.backoff { message.add("backoff", String(decoding: backoff, as: UTF8.self)) }
             if let version = fetch.appVersion { message.add("version", version) }
+            message.add("language", fetch.languageCode)
+            if let zone = fetch.timeZone { message.add("time_zone", zone) }
+            if let platform = fetch.platformVersion { message.add("platform_version", platform) }
+            if let country = fetch.countryCode { message.add("country", country) }
+            Self.add(fetch.limits, to: &message)
             message.add("now", String(fetch.now))
             if let boot = fetch.boot { message.add("boot", String(boot.seconds) + " " + boot.bootID) }
             message.add("deadline_ns", String(fetch.deadlineNanoseconds))
@@ -180,27 +222,34 @@ package enum HelperRequest: Sendable {
         if let body = request.body { message.add("body", Hex.encoded(body)) }
         for header in request.headers { message.add("header", header.name + ": " + header.value) }
         if request.credentialsStayWithOrigin { message.add("credentials", "1") }
+        add(limits, to: &message)
+    }
+
+    private static func add(_ limits: TransportLimits, to message: inout HelperMessage) {
         message.add("timeout_ms", String(limits.timeoutMs))
         message.add("max_body_bytes", String(limits.maxBodyBytes))
         if let caFile = limits.caFile { message.add("ca_file", caFile) }
         message.add("proxy", limits.proxy.text)
     }
 
+    /// The limits as `add` wrote them.
+    private static func limits(_ message: HelperMessage) -> TransportLimits? {
+        guard let timeout = message.value("timeout_ms").flatMap(HelperMessage.integer),
+              let maxBody = message.value("max_body_bytes").flatMap(HelperMessage.integer),
+              let proxy = message.value("proxy").flatMap({ try? ProxyRules.Setting(parsing: $0) }) else { return nil }
+        var limits = TransportLimits()
+        (limits.timeoutMs, limits.maxBodyBytes, limits.caFile, limits.proxy) = (timeout, maxBody, message.value("ca_file"), proxy)
+        return limits
+    }
+
     /// An exchange's request and limits, as `add` wrote them.
     private static func exchange(_ message: HelperMessage) -> (HTTPRequest, TransportLimits)? {
-        guard let url = message.value("url"), let timeout = message.value("timeout_ms").flatMap(HelperMessage.integer),
-              let maxBody = message.value("max_body_bytes").flatMap(HelperMessage.integer) else { return nil }
+        guard let url = message.value("url"), let limits = limits(message) else { return nil }
         var body: [UInt8]?
         if let hex = message.value("body") {
             guard let bytes = Hex.decoded(hex) else { return nil }
             body = bytes
         }
-        var limits = TransportLimits()
-        limits.timeoutMs = timeout
-        limits.maxBodyBytes = maxBody
-        limits.caFile = message.value("ca_file")
-        guard let proxy = message.value("proxy").flatMap({ try? ProxyRules.Setting(parsing: $0) }) else { return nil }
-        limits.proxy = proxy
         return (HTTPRequest(url: url, body: body, headers: message.values("header").map(HelperMessage.header),
                             credentialsStayWithOrigin: message.value("credentials") == "1"), limits)
     }
@@ -215,6 +264,8 @@ package enum HelperRequest: Sendable {
         switch message.value("mode").flatMap(Mode.init(rawValue:)) {
         case .fetch, .refresh, .background:
             guard let mode = message.value("mode").flatMap(FetchMode.init(rawValue:)),
+                  let remote = RemoteConfig(message), let language = message.value("language"),
+                  let limits = limits(message),
                   let now = message.value("now").flatMap({ Int64(decimal: $0) }),
                   let deadline = message.value("deadline_ns").flatMap({ Int64(decimal: $0) }) else { return .failure(malformed) }
             var environment: [String: String] = [:]
@@ -228,10 +279,29 @@ package enum HelperRequest: Sendable {
                 guard let seconds = Int64(decimal: seconds), !id.isEmpty else { return .failure(malformed) }
                 boot = BootInstant(bootID: id, seconds: seconds)
             }
-            return .success(.fetch(ConfigFetch(
-                mode: mode, options: message.values("option"), appVersion: message.value("version"), now: now, boot: boot,
-                deadlineNanoseconds: deadline, environment: environment, cacheHome: message.value("cache_home"),
-                stateHome: message.value("state_home"), log: message.value("log").flatMap(LogLevel.init(rawValue:)))))
+            var previous: ConfigFetch.Previous?
+            if message.value("previous") == "1" {
+                let number = { (name: String) -> Int64?? in
+                    guard let text = message.value(name) else { return .some(nil) }
+                    return Int64(decimal: text).map { .some($0) }
+                }
+                guard case .some(let version) = number("template_version"), case .some(let time) = number("signature_time")
+                else { return .failure(malformed) }
+                let identity = message.value("identity").map { FileIdentity(wireText: $0) }
+                if case .some(nil) = identity { return .failure(malformed) }
+                previous = ConfigFetch.Previous(etag: message.value("etag"), templateVersion: version,
+                                                signatureTimestamp: time, identity: identity ?? nil)
+            }
+            var fetch = ConfigFetch(mode: mode, remote: remote, previous: previous,
+                                    backoff: message.value("backoff").map { Array($0.utf8) },
+                                    appVersion: message.value("version"), languageCode: language, limits: limits, now: now,
+                                    boot: boot, deadlineNanoseconds: deadline, cacheHome: message.value("cache_home"),
+                                    stateHome: message.value("state_home"))
+            (fetch.timeZone, fetch.platformVersion, fetch.countryCode) =
+                (message.value("time_zone"), message.value("platform_version"), message.value("country"))
+            fetch.environment = environment
+            fetch.log = message.value("log").flatMap(LogLevel.init(rawValue:))
+            return .success(.fetch(fetch))
         case .http:
             guard let (request, limits) = exchange(message) else { return .failure(malformed) }
             return .success(.http(request, limits))

@@ -16,12 +16,32 @@ final class HelperProtocolTests: XCTestCase {
     }
 
     func testEveryRequestSurvivesItsWireForm() throws {
-        let fetch = HelperRequest.ConfigFetch(
-            mode: .refresh, options: ["source=https://example.org/g.json"], appVersion: "1.0", now: 1_800_000_000,
+        var fetchLimits = TransportLimits()
+        (fetchLimits.timeoutMs, fetchLimits.caFile) = (2500, "/ca.pem")
+        var fetch = HelperRequest.ConfigFetch(
+            mode: .refresh, remote: .document(url: "https://example.org/g.json", trustedKeys: "RWQ,RWR"),
+            previous: .init(etag: "\"v1\"", templateVersion: 7, signatureTimestamp: 1_700_000_000,
+                            identity: FileIdentity(device: 1, inode: 2, size: 3, modifiedSeconds: 4, modifiedNanoseconds: 5,
+                                                   changedSeconds: 6, changedNanoseconds: 7)),
+            backoff: Array(#"{"until":"1800000100","failures":"2"}"#.utf8), appVersion: "1.0", languageCode: "pt-BR",
+            limits: fetchLimits, now: 1_800_000_000,
             boot: BootInstant(bootID: "0f1e2d3c-aaaa-bbbb-cccc-000000000000", seconds: 4242),
-            deadlineNanoseconds: 99, environment: ["HTTPS_PROXY": "http://p:1"], cacheHome: "/c", stateHome: "/s", log: .debug)
+            deadlineNanoseconds: 99, cacheHome: "/c", stateHome: "/s")
+        (fetch.timeZone, fetch.platformVersion, fetch.countryCode) = ("Europe/Berlin", "6.8.0", "DE")
+        (fetch.environment, fetch.log) = (["HTTPS_PROXY": "http://p:1"], .debug)
         guard case .fetch(let back) = try roundTrip(.fetch(fetch)) else { return XCTFail("not a fetch") }
         XCTAssertEqual(back, fetch)
+        var firebase = HelperRequest.ConfigFetch(
+            mode: .background, remote: .firebase(.init(projectID: "p", apiKey: "AIza", appID: "1:2:web:3", packageName: nil,
+                                                       endpoint: "https://rc.example", installationsEndpoint: "https://fis.example")),
+            previous: .init(etag: nil, templateVersion: nil, signatureTimestamp: nil, identity: nil), backoff: nil,
+            appVersion: nil, languageCode: "en", limits: TransportLimits(), now: 1, boot: nil, deadlineNanoseconds: 2,
+            cacheHome: nil, stateHome: nil)
+        guard case .fetch(let firebaseBack) = try roundTrip(.fetch(firebase)) else { return XCTFail("not a fetch") }
+        XCTAssertEqual(firebaseBack, firebase)
+        firebase.previous = nil
+        guard case .fetch(let noPrevious) = try roundTrip(.fetch(firebase)) else { return XCTFail("not a fetch") }
+        XCTAssertNil(noPrevious.previous)
 
         var limits = TransportLimits()
         limits.timeoutMs = 1234
@@ -186,12 +206,11 @@ final class HelperProtocolTests: XCTestCase {
         _ = try CurlTransport().send(HTTPRequest(url: server.url("/__document"), body: Array(body)), limits: TransportLimits())
         let hostBoot = try XCTUnwrap(BootInstant.now()).withSeconds(7)
         let fetch = HelperRequest.ConfigFetch(
-            mode: .fetchFirst, options: ["source=" + server.url("/doc/stamp")], appVersion: "1.0", now: 1_800_000_000,
+            mode: .fetchFirst, remote: .document(url: server.url("/doc/stamp"), trustedKeys: nil), previous: nil,
+            backoff: nil, appVersion: "1.0", languageCode: "en", limits: TransportLimits(), now: 1_800_000_000,
             boot: hostBoot, deadlineNanoseconds: Deadline(afterMilliseconds: 5000).nanoseconds,
-            environment: ["HOME": home.path], cacheHome: home.path + "/cache", stateHome: home.path + "/state", log: nil)
-        // The helper's own bound (an alarm) would end this test process later: cleared at once.
-        let answer = FetchService.fetch(fetch) { _ in true }
-        alarm(0)
+            cacheHome: home.path + "/cache", stateHome: home.path + "/state")
+        let answer = ConfigService.fetch(fetch) { _ in true }
         guard case .fetched(_, _, let entry, _) = answer else { return XCTFail("\(answer)") }
         let cached = try XCTUnwrap(CachedConfig.decode(entry, key: "document:" + server.url("/doc/stamp")))
         XCTAssertEqual(cached.fetchedAtBoot, hostBoot)

@@ -48,10 +48,10 @@ final class RemoteOverTimeTests: XCTestCase {
                        options: [String: String] = [:]) throws -> GateResult {
         s.clock.set(now)
         let clock = s.clock
-        // Fetched in this process: the clock is the test's, and `swift test`
-        // has no fetch helper beside it (the C and Python suites use it).
+        // Served in this process through the wire: the clock is the test's,
+        // and `swift test` has no fetch helper beside it (the C and Python suites use it).
         let client = GateClient(system: System(wallClock: { clock.now() }, environment: s.environment,
-                                               bootClock: { boot }, network: .here(CurlTransport())))
+                                               bootClock: { boot }, helper: InProcessHelper()))
         try client.set("source", s.url)
         try client.set("session_scope", "process")
         // These walk the fetch-first rules; the window has tests of its own.

@@ -15,7 +15,7 @@ package final class GateClient: Sendable {
         let source: (any ConfigSource)?
         let sourceFailure: GateFailure?
         let managed: ManagedFacts
-        init(_ requested: ClientOptions, network: NetworkPlace, policy: AdministratorPolicy) {
+        init(_ requested: ClientOptions, helper: any HelperDoor, policy: AdministratorPolicy) {
             self.requested = requested
             let keys = policy.keys(appID: requested.appID)
             managed = policy.isManaged ? ManagedFacts(keys: keys, files: policy.files) : .none
@@ -24,7 +24,7 @@ package final class GateClient: Sendable {
             if let source = keys.source { try? options.set("source", source.value) }
             options.networkForbiddenBy = keys.network.flatMap { $0.value ? nil : $0.file }
             self.options = options
-            switch SourceFactory.make(options, network: network) {
+            switch SourceFactory.make(options, helper: helper) {
             case .success(let source): (self.source, sourceFailure) = (source, nil)
             case .failure(let failure): (source, sourceFailure) = (nil, failure)
             }
@@ -59,7 +59,7 @@ package final class GateClient: Sendable {
         system.sandbox = Sandbox.detect(system.environment, files: system.files)
         self.system = system
         policy = PolicyFiles.read()
-        state = Mutex(Current(settings: State(ClientOptions(), network: system.network, policy: policy.policy)))
+        state = Mutex(Current(settings: State(ClientOptions(), helper: system.helper, policy: policy.policy)))
     }
 
     /// Sets one option (see ClientOptions) and rebuilds the source. Sources
@@ -70,7 +70,7 @@ package final class GateClient: Sendable {
             var options = current.settings.requested
             try options.set(key, value)
             if options != current.settings.requested {
-                current = Current(settings: State(options, network: system.network, policy: policy.policy))
+                current = Current(settings: State(options, helper: system.helper, policy: policy.policy))
             }
         }
     }

@@ -12,7 +12,7 @@ extension GateClient {
     package func refresh(current: UnsafeBufferPointer<UInt8>? = nil, log: CallLog? = nil) -> GateFailure? {
         let options = settings.options
         let source: any ConfigSource
-        switch SourceFactory.make(options, network: system.network) {
+        switch SourceFactory.make(options, helper: system.helper) {
         case .success(let made): source = made
         case .failure(let failure): return failure
         }

@@ -1,7 +1,8 @@
 import VersionGateCore
+import VersionGateWire
 /// The ConfigSource that a client's options describe.
 package enum SourceFactory {
-    package static func make(_ options: ClientOptions, network: NetworkPlace) -> Result<any ConfigSource, GateFailure> {
+    package static func make(_ options: ClientOptions, helper: any HelperDoor) -> Result<any ConfigSource, GateFailure> {
         guard let spec = options.source else {
             return .failure(.config("no source set (vg_client_set \"source\")"))
         }
@@ -10,7 +11,9 @@ package enum SourceFactory {
         case .file(let path):
             return .success(LocalDocumentSource(path: path, platform: options.platform, trust: trust))
         case .document(let url):
-            return .success(remote(DocumentFetcher(url: url, trust: trust), options, network))
+            var fetcher = DocumentFetcher(url: url, trust: trust)
+            fetcher.trustedKeysText = options.assignments["trusted_keys"]
+            return .success(remote(fetcher, options, helper))
         case .firebase(let projectID, let urlKey, let urlAppID):
             guard trust == nil else {
                 return .failure(.config("trusted_keys is set, but the source is Firebase Remote Config, whose values "
@@ -24,12 +27,12 @@ package enum SourceFactory {
             let fetcher = FirebaseFetcher(projectID: project, apiKey: apiKey, appID: appID,
                                           packageName: options.packageName, endpoint: options.firebaseEndpoint,
                                           installationsEndpoint: options.firebaseInstallationsEndpoint)
-            return .success(remote(fetcher, options, network))
+            return .success(remote(fetcher, options, helper))
         }
     }
 
-    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ network: NetworkPlace)
+    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ helper: any HelperDoor)
         -> RemoteSource {
-        RemoteSource(fetcher: fetcher, platform: options.platform, settings: RemoteSource.Settings(options, network: network))
+        RemoteSource(fetcher: fetcher, platform: options.platform, settings: RemoteSource.Settings(options, helper: helper))
     }
 }

@@ -83,6 +83,13 @@ package struct HelperProcess: Sendable {
         located.flatMap { $0.call(request, until: deadline, passingStdio: passingStdio, onInterim: onInterim) }
     }
 
+    /// `call`, and the helper holds `lock` (when given) from then on: a
+    /// fetch under the login burst's lock (docs/design.md, "The fetch helper").
+    package static func call(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?,
+                             onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
+        located.flatMap { $0.call(request, until: deadline, keeping: lock?.descriptor ?? -1, onInterim: onInterim) }
+    }
+
     /// Sends `request` to a helper that holds `lock` from then on, and
     /// listens until `deadline`; then stops listening and leaves the helper
     /// to finish by its own limit (a channel's answer, learned for the next

@@ -8,6 +8,8 @@ package protocol ConfigFetcher: Sendable {
     var name: String { get }
     /// Stable identity of what is fetched, for cache and state file names.
     var cacheKey: String { get }
+    /// What the helper is told to fetch (RemoteConfig.fetcher makes this again there).
+    var remote: RemoteConfig { get }
     func fetch(_ context: FetchContext) throws(FetchFailure) -> FetchOutcome
     /// The installation id the protocol persists in `state`, if any.
     func installationID(state: PrivateDirectory) -> String?
@@ -36,6 +38,12 @@ package struct FetchContext: Sendable {
     package var now: Int64
     /// Device facts a protocol may send (time zone, OS version, country).
     package var device: DeviceFacts
+
+    package init(previousETag: String?, appVersion: String?, languageCode: String, transport: any HTTPTransport,
+                 limits: TransportLimits, deadline: Deadline, state: PrivateDirectory?, now: Int64, device: DeviceFacts) {
+        (self.previousETag, self.appVersion, self.languageCode, self.transport) = (previousETag, appVersion, languageCode, transport)
+        (self.limits, self.deadline, self.state, self.now, self.device) = (limits, deadline, state, now, device)
+    }
 
     /// `limits` with the time the deadline has left.
     package var requestLimits: TransportLimits {

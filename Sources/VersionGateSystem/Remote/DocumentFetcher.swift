@@ -8,9 +8,14 @@ import VersionGateWire
 package struct DocumentFetcher: ConfigFetcher {
     package let url: String
     package var trust: DocumentTrust? = nil
+    /// `trusted_keys` as set, for the helper's request.
+    package var trustedKeysText: String? = nil
+
+    package init(url: String, trust: DocumentTrust? = nil) { (self.url, self.trust) = (url, trust) }
 
     package var name: String { url }
     package var cacheKey: String { "document:" + url }
+    package var remote: RemoteConfig { .document(url: url, trustedKeys: trust == nil ? nil : trustedKeysText) }
 
     package func fetch(_ context: FetchContext) throws(FetchFailure) -> FetchOutcome {
         var headers = [(name: "Accept", value: "application/json")]

@@ -10,6 +10,10 @@ package struct FetchedConfig: Sendable {
     /// freshFetch, or cacheHit when the cache had it after all.
     package let origin: LoadedConfig.Origin
     package let note: String?
+
+    package init(entry: CachedConfig, identity: FileIdentity?, origin: LoadedConfig.Origin, note: String?) {
+        (self.entry, self.identity, self.origin, self.note) = (entry, identity, origin, note)
+    }
 }
 
 /// The background refresh's limits.

@@ -28,6 +28,11 @@ package struct FirebaseFetcher: ConfigFetcher {
 
     package var name: String { "firebase://\(projectID)" }
 
+    package var remote: RemoteConfig {
+        .firebase(.init(projectID: projectID, apiKey: apiKey, appID: appID, packageName: packageName, endpoint: endpoint,
+                        installationsEndpoint: installationsEndpoint))
+    }
+
     /// The package is in it too: it selects which config the project serves.
     package var cacheKey: String { "firebase:" + join([projectID, appID, packageName ?? "", endpoint], separator: "\n") }
 

@@ -18,8 +18,8 @@ package final class RemoteSource: ConfigSource {
         /// 0 = a failed fetch never falls back to the cache.
         package var maxStaleSeconds: Int64
         package var limits = TransportLimits()
-        /// Where fetches run: the helper process (every host), or here (the helper itself).
-        package var network: NetworkPlace
+        /// Where fetches are served: the helper program (every host), or a test's door.
+        package var helper: any HelperDoor
         /// The local gate document used when no remote config can be had.
         package var defaults: LocalDocumentSource?
         /// Set with `trusted_keys`: a cached config counts only if a key
@@ -29,13 +29,11 @@ package final class RemoteSource: ConfigSource {
         /// refresh runs behind it; 0 = fetch first (as before the window).
         package var staleWhileRevalidateSeconds: Int64
         package var backgroundRefresh: ClientOptions.BackgroundRefresh
-        /// The client's options as `key=value`, for the helper's request.
-        package var assignments: [String]
         /// The administrator's policy file that allows no network: then only
         /// the cache decides, whatever its age, else the defaults.
         package var networkForbiddenBy: String?
 
-        package init(_ options: ClientOptions, network: NetworkPlace) {
+        package init(_ options: ClientOptions, helper: any HelperDoor) {
             cacheTTLSeconds = options.cacheTTLSeconds
             maxStaleSeconds = options.maxStaleSeconds
             limits.timeoutMs = options.timeoutMs
@@ -46,9 +44,8 @@ package final class RemoteSource: ConfigSource {
             defaults = options.defaultsPath.map { LocalDocumentSource(path: $0, platform: options.platform, trust: trust) }
             staleWhileRevalidateSeconds = options.staleWhileRevalidateSeconds
             backgroundRefresh = options.backgroundRefresh
-            assignments = options.assignmentList
             networkForbiddenBy = options.networkForbiddenBy
-            self.network = network
+            self.helper = helper
         }
     }
 
@@ -135,65 +132,55 @@ package final class RemoteSource: ConfigSource {
         }
     }
 
-    /// One fetch, where the settings say: in the helper (every host), or here.
+    /// One fetch, decided here and made in the helper (docs/design.md, "The
+    /// fetch helper"): under the login burst's lock, unless the cache became
+    /// fresh meanwhile, another check's fetch of this burst failed, or the
+    /// server asked us to back off. Launchers of this source starting
+    /// together (a login), and threads of one host, share one request: the
+    /// first to lock fetches, the others wait for the lock (at most their
+    /// deadline) and then find the cache it wrote. One still held then is a
+    /// fetch that outlasts the waiter's deadline too: it fails open rather
+    /// than send a second request; so does a waiter whose holder's fetch just
+    /// failed (it tells that failure). The helper holds the lock from then on.
     private func fetch(_ request: LoadRequest, mode: FetchMode) -> Result<FetchedConfig, GateFailure> {
-        switch settings.network {
-        case .here:
-            return fetchHere(request, mode: mode)
-        case .helper:
-            request.log?.add(.info, "\(name): fetching in the helper (\(request.deadline.remainingMilliseconds) ms left)")
-            let answer = HelperProcess.call(.fetch(helperRequest(request, mode: mode)), until: request.deadline) {
-                if case .log(let level, let line) = $0 { request.log?.add(level, "helper: " + line) }
-                return true
-            }
-            switch answer {
-            // The helper's own failure says what failed; one of starting or hearing it does not.
-            case .failure(let failure): return .failure(GateFailure(failure.kind, "\(name): \(failure.message)"))
-            case .success(.failed(let failure)?): return .failure(failure)
-            case .success(let answer): return fetched(from: answer)
-            }
-        }
-    }
-
-    /// A fetch made in this process (the helper's own, and tests'): under the
-    /// login-burst lock, unless the cache became fresh meanwhile.
-    package func fetchHere(_ request: LoadRequest, mode: FetchMode) -> Result<FetchedConfig, GateFailure> {
         var request = request
         if request.boot == nil { request.boot = request.bootClock() }
         let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
         let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
-        let cached = self.cached(cacheDirectory)
-        if let cached, isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
-        // Launchers of this source starting together (a login), and threads
-        // of one host, share one request: the first to lock fetches, the
-        // others wait for the lock (at most their deadline) and then find the
-        // cache it wrote. One still held then is a fetch that outlasts the
-        // waiter's deadline too: it fails open rather than send a second
-        // request; so does a waiter whose holder's fetch just failed (it
-        // tells that failure). A background refresh does not wait: whoever
-        // holds the lock is refreshing already.
-        let wait = mode == .background ? 0 : request.deadline.remainingMilliseconds
-        let lockPath = cacheDirectory.map { $0.filePath(Self.lockName(fetcher.cacheKey)) }
+        if let cached = cached(cacheDirectory), isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
+        let lockPath = cacheDirectory.map { $0.filePath(CachedConfig.lockName(forKey: fetcher.cacheKey)) }
         var attempt = lockPath.map { request.files.lock($0, until: Deadline(afterMilliseconds: 0)) }
         var waited = false
-        if case .busy = attempt, wait > 0, let lockPath {
+        if case .busy = attempt, request.deadline.remainingMilliseconds > 0, let lockPath {
             waited = true
-            attempt = request.files.lock(lockPath, until: Deadline(afterMilliseconds: wait))
+            attempt = request.files.lock(lockPath, until: request.deadline)
         }
         if case .busy = attempt {
-            return .failure(mode == .background
-                ? GateFailure(.timeout, "\(name): another process is fetching it; no second refresh")
-                : GateFailure(.timeout, "\(name): the deadline passed while another check was fetching it"))
+            return .failure(GateFailure(.timeout, "\(name): the deadline passed while another check was fetching it"))
         }
         let burst = attempt?.lock
-        if burst != nil, let written = self.cached(cacheDirectory), isFresh(written.entry, at: request) {
-            return .success(written.fetched(.cacheHit))
-        }
-        if waited, let failed = stateDirectory?.read(Self.failureName(fetcher.cacheKey), maxBytes: 4096)
+        let cached = self.cached(cacheDirectory)
+        if burst != nil, let cached, isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
+        if waited, let failed = stateDirectory?.read(CachedConfig.failureName(forKey: fetcher.cacheKey), maxBytes: 4096)
             .flatMap({ BurstFailure.decode($0, since: request.now - Int64(RefreshLimits.deadlineMilliseconds / 1000) - 1) }) {
             return .failure(GateFailure(failed.kind, failed.message + " (another check's fetch; no second request in one burst)"))
         }
-        return withExtendedLifetime(burst) { refresh(cached, request, cacheDirectory, stateDirectory) }
+        let backoff = stateDirectory?.read(CachedConfig.backoffName(forKey: fetcher.cacheKey), maxBytes: 4096)
+        if let wait = backoff.flatMap(Backoff.decode)?.remainingSeconds(at: request.now) {
+            return .failure(GateFailure(.backoff, "\(name): backing off after throttling; no request until \(wait) s from now"))
+        }
+        request.log?.add(.info, "\(name): fetching in the helper (\(request.deadline.remainingMilliseconds) ms left)")
+        let fetch = helperRequest(request, mode: mode, previous: cached, backoff: backoff)
+        let answer = settings.helper.call(.fetch(fetch), until: request.deadline, handingOn: burst) {
+            if case .log(let level, let line) = $0 { request.log?.add(level, "helper: " + line) }
+            return true
+        }
+        switch answer {
+        // The helper's own failure says what failed; one of starting or hearing it does not.
+        case .failure(let failure): return .failure(GateFailure(failure.kind, "\(name): \(failure.message)"))
+        case .success(.failed(let failure)?): return .failure(failure)
+        case .success(let answer): return fetched(from: answer)
+        }
     }
 
     /// What a flight brought, as this source's memo (another client's
@@ -205,17 +192,26 @@ package final class RemoteSource: ConfigSource {
         return fresh
     }
 
-    private static func lockName(_ key: String) -> String { "lock-\(fnv1a64Hex(key))" }
-
     // MARK: The helper's request and answer (docs/design.md, "The fetch helper")
 
-    private func helperRequest(_ request: LoadRequest, mode: FetchMode) -> HelperRequest.ConfigFetch {
+    /// The fetch as the host decided it: what to fetch, what the cache
+    /// holds, the backoff to extend, the device's facts and the deadline.
+    private func helperRequest(_ request: LoadRequest, mode: FetchMode, previous: Memo?, backoff: [UInt8]?)
+        -> HelperRequest.ConfigFetch {
         let deadline = mode == .background ? Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds) : request.deadline
-        return HelperRequest.ConfigFetch(
-            mode: mode, options: settings.assignments, appVersion: request.appVersion, now: request.now, boot: request.boot,
-            deadlineNanoseconds: deadline.nanoseconds, environment: request.environment.forwarded,
-            cacheHome: request.environment.cacheHome, stateHome: request.environment.stateHome,
-            log: request.log?.threshold)
+        let entry = previous?.entry
+        var fetch = HelperRequest.ConfigFetch(
+            mode: mode, remote: fetcher.remote,
+            previous: entry.map { .init(etag: $0.etag, templateVersion: $0.config.templateVersion,
+                                         signatureTimestamp: $0.config.signature?.timestamp, identity: previous?.identity) },
+            backoff: backoff, appVersion: request.appVersion, languageCode: request.languageCode, limits: settings.limits,
+            now: request.now, boot: request.boot, deadlineNanoseconds: deadline.nanoseconds,
+            cacheHome: request.environment.cacheHome, stateHome: request.environment.stateHome)
+        let device = DeviceFacts.read(request.environment)
+        (fetch.timeZone, fetch.platformVersion, fetch.countryCode) = (device.timeZone, device.platformVersion, device.countryCode)
+        fetch.environment = request.environment.forwarded.filter { CheckEnvironment.proxyNames.contains($0.key) }
+        fetch.log = request.log?.threshold
+        return fetch
     }
 
     /// The helper's answer as a fetch's outcome.
@@ -242,128 +238,34 @@ package final class RemoteSource: ConfigSource {
     private func startRefresh(_ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
                               _ stateDirectory: PrivateDirectory?) -> Bool {
         guard ForkGuard.refusal == nil, let cacheDirectory else { return false }
-        if let backoff = stateDirectory?.read(Self.backoffName(fetcher.cacheKey), maxBytes: 4096).flatMap(Backoff.decode),
-           let wait = backoff.remainingSeconds(at: request.now) {
+        let backoff = stateDirectory?.read(CachedConfig.backoffName(forKey: fetcher.cacheKey), maxBytes: 4096)
+        if let wait = backoff.flatMap(Backoff.decode)?.remainingSeconds(at: request.now) {
             request.log?.add(.info, "\(name): no refresh started: backing off after throttling for \(wait) s more")
             return true
         }
-        let lock = cacheDirectory.filePath(Self.lockName(fetcher.cacheKey))
-        switch request.files.lock(lock, until: Deadline(afterMilliseconds: 0)) {
-        case .acquired: break   // released at once: the helper takes it
+        let lockPath = cacheDirectory.filePath(CachedConfig.lockName(forKey: fetcher.cacheKey))
+        let lock: FileLock
+        switch request.files.lock(lockPath, until: Deadline(afterMilliseconds: 0)) {
+        case .acquired(let held): lock = held   // handed on: the helper holds it until it exits
         case .busy:
-            request.log?.add(.debug, "\(name): a fetch is already under way (\(lock) is locked)")
+            request.log?.add(.debug, "\(name): a fetch is already under way (\(lockPath) is locked)")
             return true
         case .unavailable:
             request.log?.add(.info, "\(name): no refresh can be started (the cache cannot be written); fetching first")
             return false
         }
         var refreshing = request
-        refreshing.deadline = Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds)
-        switch settings.network {
-        case .here:
-            // No process to leave it to: the refresh runs before the answer.
-            refreshing.log = nil
-            _ = fetchHere(refreshing, mode: .background)
+        refreshing.log = nil
+        let fetch = helperRequest(refreshing, mode: .background, previous: cached(cacheDirectory), backoff: backoff)
+        switch settings.helper.start(.fetch(fetch), handingOn: lock) {
+        case .success(let pid):
+            request.log?.add(.info, "\(name): started a background refresh (fetch helper, pid \(pid))")
             return true
-        case .helper:
-            switch HelperProcess.start(.fetch(helperRequest(refreshing, mode: .background))) {
-            case .success(let pid):
-                request.log?.add(.info, "\(name): started a background refresh (fetch helper, pid \(pid))")
-                return true
-            case .failure(let failure):
-                request.log?.add(.warning, "\(name): no background refresh could be started (\(failure.message)); "
-                                 + "fetching first")
-                return false
-            }
+        case .failure(let failure):
+            request.log?.add(.warning, "\(name): no background refresh could be started (\(failure.message)); "
+                             + "fetching first")
+            return false
         }
-    }
-
-    private static func backoffName(_ key: String) -> String { "backoff-\(fnv1a64Hex(key)).json" }
-
-    /// The last fetch's failure, for the waiters of its burst.
-    private static func failureName(_ key: String) -> String { "failed-\(fnv1a64Hex(key)).json" }
-
-    private func refresh(_ cached: Memo?, _ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
-                         _ stateDirectory: PrivateDirectory?) -> Result<FetchedConfig, GateFailure> {
-        let backoffFile = Self.backoffName(fetcher.cacheKey)
-        if let backoff = stateDirectory?.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode),
-           let wait = backoff.remainingSeconds(at: request.now) {
-            let failure = GateFailure(.backoff, "\(name): backing off after throttling; "
-                                      + "no request until \(wait) s from now")
-            return .failure(failure)
-        }
-
-        let context = FetchContext(
-            previousETag: cached?.entry.etag, appVersion: request.appVersion, languageCode: request.languageCode,
-            transport: settings.network.transport, limits: settings.limits,
-            deadline: request.deadline, state: stateDirectory,
-            now: request.now, device: DeviceFacts.read(request.environment))
-        request.log?.add(.info, "\(name): fetching (\(request.deadline.remainingMilliseconds) ms left)")
-        let outcome: FetchOutcome
-        do {
-            outcome = try fetcher.fetch(context)
-        } catch {
-            request.log?.add(.info, "\(name): fetch failed: \(error.failure.message)")
-            stateDirectory?.write(Self.failureName(fetcher.cacheKey), BurstFailure(error.failure, at: request.now).encoded())
-            if error.throttled, let stateDirectory {
-                var random = SystemRandomNumberGenerator()
-                let previous = stateDirectory.read(backoffFile, maxBytes: 4096).flatMap(Backoff.decode)
-                let next = Backoff.after(previous, now: request.now, retryAfterSeconds: error.retryAfterSeconds,
-                                         random: &random)
-                stateDirectory.write(backoffFile, next.encoded())
-                request.log?.add(.warning, "\(name): the server asked to back off: no request for \(next.until &- request.now) s")
-            }
-            return .failure(error.failure)
-        }
-        stateDirectory?.remove(backoffFile)
-        stateDirectory?.remove(Self.failureName(fetcher.cacheKey))
-
-        let entry: CachedConfig
-        let note: String?
-        switch outcome {
-        case .updated(let config, let etag, let lifetime, let why):
-            request.log?.add(.info, "\(name): fetched a new config"
-                             + (config.templateVersion.map { " (template version \($0))" } ?? ""))
-            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: etag,
-                                 maxAgeSeconds: lifetime?.maxAgeSeconds,
-                                 staleWhileRevalidateSeconds: lifetime?.staleWhileRevalidateSeconds,
-                                 staleIfErrorSeconds: lifetime?.staleIfErrorSeconds, empty: false, config: config)
-            note = why
-        case .empty(let templateVersion, let why):
-            request.log?.add(.info, "\(name): fetched: the remote has no config (no thresholds)")
-            entry = CachedConfig(key: fetcher.cacheKey, fetchedAt: request.now, fetchedAtBoot: request.boot, etag: nil, maxAgeSeconds: nil,
-                                 empty: true, config: GateConfig(templateVersion: templateVersion))
-            note = why
-        case .notModified(let lifetime, let why):
-            request.log?.add(.info, "\(name): fetched: not modified")
-            guard var kept = cached?.entry else {
-                return .failure(.config("\(name): the server says nothing changed, but nothing is cached"))
-            }
-            kept.fetchedAt = request.now
-            kept.fetchedAtBoot = request.boot
-            kept.maxAgeSeconds = lifetime?.maxAgeSeconds ?? kept.maxAgeSeconds
-            kept.staleWhileRevalidateSeconds = lifetime?.staleWhileRevalidateSeconds ?? kept.staleWhileRevalidateSeconds
-            kept.staleIfErrorSeconds = lifetime?.staleIfErrorSeconds ?? kept.staleIfErrorSeconds
-            entry = kept
-            note = why
-        }
-        if let old = cached?.entry.config.templateVersion, let new = entry.config.templateVersion, new < old {
-            return .failure(.config("\(name): template version \(new) is older than the cached \(old); rejected"))
-        }
-        if settings.trust != nil, let signature = entry.config.signature,
-           case .failure(let refused) = SignedTimestamps(stateDirectory).admit(
-               signature, for: fetcher.cacheKey, alsoSeen: cached?.entry.config.signature?.timestamp, document: name) {
-            return .failure(refused)
-        }
-
-        // The identity of the file just written, so the next check does not
-        // read back what it wrote. Written by rename, so a later writer gives
-        // the file a new inode; one renamed in between our rename and this
-        // stat (another process's fetch of the same moment) would pass as ours.
-        let name = CachedConfig.fileName(forKey: fetcher.cacheKey)
-        let written = cacheDirectory.flatMap { $0.write(name, entry.encoded()) ? $0.filePath(name) : nil }
-        return .success(FetchedConfig(entry: entry, identity: written.flatMap(request.files.identity(of:)),
-                                      origin: .freshFetch, note: note))
     }
 
     /// After a failed or skipped fetch: the cache while not too stale, else

@@ -7,9 +7,8 @@ import Glibc
 /// The seam between the library and the machine it runs on: the wall
 /// clock, the environment, files and processes. Every client holds one; the
 /// C ABI's hold `live`, and tests build their own (a clock of the test's
-/// walks a remote source through days). Where the network is reached is
-/// `network`; a fetch made in this process has a seam of its own,
-/// `HTTPTransport`, per source.
+/// walks a remote source through days). Where fetches are served is
+/// `helper`, a door at the wire.
 package struct System: Sendable {
     /// Unix seconds.
     package var wallClock: @Sendable () -> Int64
@@ -22,9 +21,9 @@ package struct System: Sendable {
     /// Seconds east of UTC in the user's time zone at an instant (the grace
     /// period's date is the user's local date).
     package var utcOffset: @Sendable (Int64) -> Int64
-    /// Where remote sources fetch: the helper process (every host), or in
-    /// this process (the helper itself; tests on a clock of their own).
-    package var network: NetworkPlace
+    /// Where remote sources' fetches are served: the helper program (every
+    /// host); tests on a clock of their own serve them in their process.
+    package var helper: any HelperDoor
     /// The Flatpak, Snap or AppImage this runs in, from `environment` and
     /// `files` (a client detects it again when it is made).
     package var sandbox: Sandbox
@@ -34,8 +33,8 @@ package struct System: Sendable {
                  processes: any ProcessLauncher = POSIXProcesses(),
                  bootClock: @escaping @Sendable () -> BootInstant? = BootInstant.now,
                  utcOffset: @escaping @Sendable (Int64) -> Int64 = System.localUTCOffset,
-                 network: NetworkPlace = .helper) {
-        self.network = network
+                 helper: any HelperDoor = HelperProgram()) {
+        self.helper = helper
         sandbox = Sandbox.detect(environment, files: files)
         self.wallClock = wallClock
         self.utcOffset = utcOffset

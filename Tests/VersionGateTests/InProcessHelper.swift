@@ -1,0 +1,30 @@
+import VersionGateCore
+import VersionGateWire
+import VersionGateSystem
+import VersionGateNetwork
+
+/// The helper's door for tests on a clock of their own: each request goes
+/// through its wire form and is served in this process (HelperService),
+/// as the helper program would serve it. A lock handed on stays held by
+/// the test's process until the request is served.
+struct InProcessHelper: HelperDoor {
+    func call(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?,
+              onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
+        withExtendedLifetime(lock) {
+            guard let message = HelperMessage.decode(request.message().encoded()) else {
+                return .failure(GateFailure(.internalError, "the request does not survive its wire form"))
+            }
+            switch HelperRequest.decode(message) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let decoded):
+                let answer = withoutActuallyEscaping(onInterim) { HelperService.serve(decoded, interim: $0) }
+                return .success(HelperMessage.decode(answer.message().encoded()).flatMap(HelperAnswer.decode))
+            }
+        }
+    }
+
+    func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure> {
+        call(request, until: Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds), handingOn: lock) { _ in true }
+            .map { _ in 0 }
+    }
+}
