@@ -8,11 +8,21 @@ package struct FileIdentity: Equatable, Sendable {
     package var modifiedSeconds: Int64, modifiedNanoseconds: Int64
     package var changedSeconds: Int64, changedNanoseconds: Int64
 
+    // Inlinable, as when this type lived in the system layer: every warm
+    // check makes one and compares it, across the module boundary.
+    @inlinable
     package init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64,
                  changedSeconds: Int64, changedNanoseconds: Int64) {
         (self.device, self.inode, self.size) = (device, inode, size)
         (self.modifiedSeconds, self.modifiedNanoseconds) = (modifiedSeconds, modifiedNanoseconds)
         (self.changedSeconds, self.changedNanoseconds) = (changedSeconds, changedNanoseconds)
+    }
+
+    @inlinable
+    package static func == (a: FileIdentity, b: FileIdentity) -> Bool {
+        a.device == b.device && a.inode == b.inode && a.size == b.size && a.modifiedSeconds == b.modifiedSeconds
+            && a.modifiedNanoseconds == b.modifiedNanoseconds && a.changedSeconds == b.changedSeconds
+            && a.changedNanoseconds == b.changedNanoseconds
     }
 }
 
