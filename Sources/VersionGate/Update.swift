@@ -29,7 +29,7 @@ public func vg_client_update(_ out: UnsafeMutablePointer<vg_update_outcome>?, _ 
 @_cdecl("vg_client_restart")
 public func vg_client_restart(_ client: OpaquePointer?, _ argv: UnsafePointer<UnsafePointer<CChar>?>?,
                               _ cwd: UnsafePointer<CChar>?, _ exitStatus: UnsafeMutablePointer<Int32>?) -> Int32 {
-    withClient(client) { _ throws(GateFailure) in
+    withClient(client) { handle throws(GateFailure) in
         var arguments: [String] = []
         if let argv {
             var index = 0
@@ -51,7 +51,8 @@ public func vg_client_restart(_ client: OpaquePointer?, _ argv: UnsafePointer<Un
         } else {
             directory = InPlaceUpdate.currentDirectory ?? "/"
         }
-        let status = try InPlaceUpdate.restart(arguments: arguments, directory: directory, wait: exitStatus != nil).get()
+        let status = try InPlaceUpdate.restart(arguments: arguments, directory: directory, wait: exitStatus != nil,
+                                               sandbox: handle.client.system.sandbox).get()
         if let status { exitStatus?.pointee = status }
     }
 }

@@ -36,7 +36,7 @@ package enum InPlaceUpdate {
     /// the distribution package `distroPackage` names or
     /// that owns the app's program at `version` (PackageOwner): `program`,
     /// else this process's; else why none, for the store fallback's message.
-    package static func kind(sandbox: Sandbox = .current, distroPackage: String?, program: String?,
+    package static func kind(sandbox: Sandbox, distroPackage: String?, program: String?,
                              version: String?) -> Result<HelperRequest.Update.Kind, Refusal> {
         if sandbox.isFlatpakApp { return .success(.flatpak) }
         if let path = sandbox.appImage { return .success(.appImage(path: path)) }
@@ -116,9 +116,9 @@ package enum InPlaceUpdate {
     /// An AppImage is its file again (`arguments[0]` becomes its path), and
     /// an updated package's program is `arguments[0]` again (looked up in
     /// `$PATH` without a slash), in this process's directory.
-    package static func restart(arguments: [String], directory: String, wait: Bool) -> Result<Int32?, GateFailure> {
+    package static func restart(arguments: [String], directory: String, wait: Bool,
+                                sandbox: Sandbox) -> Result<Int32?, GateFailure> {
         guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
-        let sandbox = Sandbox.current
         if !sandbox.isFlatpakApp {
             if let path = sandbox.appImage { return start(path, arguments: arguments, wait: wait) }
             guard updatedPackage.withLock({ $0 }) else {
