@@ -254,6 +254,49 @@ package enum HelperRequest: Sendable {
                             credentialsStayWithOrigin: message.value("credentials") == "1"), limits)
     }
 
+    /// A fetch's request, as `message()` wrote it; nil when malformed.
+    private static func configFetch(_ message: HelperMessage) -> ConfigFetch? {
+        guard let mode = message.value("mode").flatMap(FetchMode.init(rawValue:)),
+              let remote = RemoteConfig(message), let language = message.value("language"),
+              let limits = limits(message),
+              let now = message.value("now").flatMap({ Int64(decimal: $0) }),
+              let deadline = message.value("deadline_ns").flatMap({ Int64(decimal: $0) }) else { return nil }
+        var environment: [String: String] = [:]
+        for pair in message.values("env") {
+            let (name, value) = HelperMessage.split(pair, at: "=")
+            environment[name] = value
+        }
+        var boot: BootInstant?
+        if let text = message.value("boot") {
+            let (seconds, id) = HelperMessage.split(text, at: " ")
+            guard let seconds = Int64(decimal: seconds), !id.isEmpty else { return nil }
+            boot = BootInstant(bootID: id, seconds: seconds)
+        }
+        var previous: ConfigFetch.Previous?
+        if message.value("previous") == "1" {
+            let number = { (name: String) -> Int64?? in
+                guard let text = message.value(name) else { return .some(nil) }
+                return Int64(decimal: text).map { .some($0) }
+            }
+            guard case .some(let version) = number("template_version"), case .some(let time) = number("signature_time")
+            else { return nil }
+            let identity = message.value("identity").map { FileIdentity(wireText: $0) }
+            if case .some(nil) = identity { return nil }
+            previous = ConfigFetch.Previous(etag: message.value("etag"), templateVersion: version,
+                                            signatureTimestamp: time, identity: identity ?? nil)
+        }
+        var fetch = ConfigFetch(mode: mode, remote: remote, previous: previous,
+                                backoff: message.value("backoff").map { Array($0.utf8) },
+                                appVersion: message.value("version"), languageCode: language, limits: limits, now: now,
+                                boot: boot, deadlineNanoseconds: deadline, cacheHome: message.value("cache_home"),
+                                stateHome: message.value("state_home"))
+        (fetch.timeZone, fetch.platformVersion, fetch.countryCode) =
+            (message.value("time_zone"), message.value("platform_version"), message.value("country"))
+        fetch.environment = environment
+        fetch.log = message.value("log").flatMap(LogLevel.init(rawValue:))
+        return fetch
+    }
+
     /// The request `message` carries; a refusal names what is wrong with it.
     package static func decode(_ message: HelperMessage) -> Result<HelperRequest, GateFailure> {
         guard message.value("protocol") == protocolVersion else {
@@ -263,44 +306,7 @@ package enum HelperRequest: Sendable {
         let malformed = GateFailure(.internalError, "the helper's \(message.value("mode") ?? "") request is malformed")
         switch message.value("mode").flatMap(Mode.init(rawValue:)) {
         case .fetch, .refresh, .background:
-            guard let mode = message.value("mode").flatMap(FetchMode.init(rawValue:)),
-                  let remote = RemoteConfig(message), let language = message.value("language"),
-                  let limits = limits(message),
-                  let now = message.value("now").flatMap({ Int64(decimal: $0) }),
-                  let deadline = message.value("deadline_ns").flatMap({ Int64(decimal: $0) }) else { return .failure(malformed) }
-            var environment: [String: String] = [:]
-            for pair in message.values("env") {
-                let (name, value) = HelperMessage.split(pair, at: "=")
-                environment[name] = value
-            }
-            var boot: BootInstant?
-            if let text = message.value("boot") {
-                let (seconds, id) = HelperMessage.split(text, at: " ")
-                guard let seconds = Int64(decimal: seconds), !id.isEmpty else { return .failure(malformed) }
-                boot = BootInstant(bootID: id, seconds: seconds)
-            }
-            var previous: ConfigFetch.Previous?
-            if message.value("previous") == "1" {
-                let number = { (name: String) -> Int64?? in
-                    guard let text = message.value(name) else { return .some(nil) }
-                    return Int64(decimal: text).map { .some($0) }
-                }
-                guard case .some(let version) = number("template_version"), case .some(let time) = number("signature_time")
-                else { return .failure(malformed) }
-                let identity = message.value("identity").map { FileIdentity(wireText: $0) }
-                if case .some(nil) = identity { return .failure(malformed) }
-                previous = ConfigFetch.Previous(etag: message.value("etag"), templateVersion: version,
-                                                signatureTimestamp: time, identity: identity ?? nil)
-            }
-            var fetch = ConfigFetch(mode: mode, remote: remote, previous: previous,
-                                    backoff: message.value("backoff").map { Array($0.utf8) },
-                                    appVersion: message.value("version"), languageCode: language, limits: limits, now: now,
-                                    boot: boot, deadlineNanoseconds: deadline, cacheHome: message.value("cache_home"),
-                                    stateHome: message.value("state_home"))
-            (fetch.timeZone, fetch.platformVersion, fetch.countryCode) =
-                (message.value("time_zone"), message.value("platform_version"), message.value("country"))
-            fetch.environment = environment
-            fetch.log = message.value("log").flatMap(LogLevel.init(rawValue:))
+            guard let fetch = configFetch(message) else { return .failure(malformed) }
             return .success(.fetch(fetch))
         case .http:
             guard let (request, limits) = exchange(message) else { return .failure(malformed) }

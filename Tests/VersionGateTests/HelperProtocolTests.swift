@@ -180,9 +180,21 @@ final class HelperProtocolTests: XCTestCase {
     }
 
     func testMalformedRequestsAreRefused() throws {
+        let fetch: [(String, String)] = [
+            ("protocol", HelperRequest.protocolVersion), ("mode", "fetch"), ("remote", "document"), ("url", "https://x/g.json"),
+            ("language", "en"), ("timeout_ms", "3000"), ("max_body_bytes", "1048576"), ("proxy", "auto"), ("now", "1"),
+            ("deadline_ns", "1"),
+        ]
+        var whole = HelperMessage()
+        for (name, value) in fetch { whole.add(name, value) }
+        guard case .success(.fetch) = HelperRequest.decode(whole) else { return XCTFail("the well-formed fetch is refused") }
         let rows: [[(String, String)]] = [
-            [("protocol", HelperRequest.protocolVersion), ("mode", "fetch"), ("now", "1"), ("deadline_ns", "1"), ("boot", "x id")],
-            [("protocol", HelperRequest.protocolVersion), ("mode", "fetch"), ("now", "1"), ("deadline_ns", "1"), ("boot", "12")],
+            fetch + [("boot", "x id")],
+            fetch + [("boot", "12")],
+            fetch + [("previous", "1"), ("template_version", "-1")],
+            fetch + [("previous", "1"), ("identity", "1 2 3")],
+            fetch.filter { $0.0 != "language" },
+            fetch.map { $0.0 == "remote" ? ($0.0, "ftp") : $0 },
             [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "appimage")],
             [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "snap")],
             [("protocol", HelperRequest.protocolVersion), ("mode", "update"), ("kind", "package")],
