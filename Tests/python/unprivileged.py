@@ -190,6 +190,7 @@ class Sandbox:
         # log_path may lie where nobody cannot go (a 0700 clone): their
         # reports go here instead, and any report fails the run.
         self.reports = make_dir(self.root / "sanitizer-reports", mode=0o777)
+        self._suppression_copies: dict[str, str] = {}
         self.preload = self._reachable_preload()
         self._count = 0
         self.python = self._find_python()
@@ -197,16 +198,23 @@ class Sandbox:
     def close(self):
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def _reachable(self, path: str) -> str:
+    def _reachable(self, path: str, always: bool = False) -> str:
         """`path`, or a copy in the sandbox when nobody cannot reach it (a
-        file of scripts/proof's inside a 0700 clone)."""
+        file of scripts/proof's inside a 0700 clone), or `always`: a child
+        in a bwrap with its own /tmp sees the sandbox, not a clone in /tmp."""
         p = Path(path)
-        if all(os.stat(d).st_mode & 0o001 for d in p.parents) and os.stat(p).st_mode & 0o004:
+        if not always and all(os.stat(d).st_mode & 0o001 for d in p.parents) and os.stat(p).st_mode & 0o004:
             return path
         copy = make_dir(self.root / "reachable") / ("%d-%s" % (len(os.listdir(self.root / "reachable")), p.name))
         shutil.copyfile(p, copy)
         os.chmod(copy, 0o755)
         return str(copy)
+
+    def _suppressions(self, path: str) -> str:
+        """The sanitizer's suppressions file, copied once into the sandbox."""
+        if path not in self._suppression_copies:
+            self._suppression_copies[path] = self._reachable(path, always=True)
+        return self._suppression_copies[path]
 
     def _reachable_preload(self) -> str:
         """The sanitizer runtimes scripts/proof preloads, each reachable."""
@@ -240,8 +248,8 @@ class Sandbox:
         for name in ("ASAN_OPTIONS", "TSAN_OPTIONS"):
             if name in os.environ:
                 value = re.sub(r"log_path=[^: ]*", "log_path=%s/report" % self.reports, os.environ[name])
-                env[name] = re.sub(r"suppressions=([^: ]*)", lambda m: "suppressions=" + self._reachable(m.group(1)),
-                                   value)
+                env[name] = re.sub(r"suppressions=([^: ]*)",
+                                   lambda m: "suppressions=" + self._suppressions(m.group(1)), value)
         if self.preload:
             env["LD_PRELOAD"] = self.preload
         for key, value in variables.items():
