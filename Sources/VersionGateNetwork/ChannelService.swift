@@ -14,7 +14,7 @@ package enum ChannelService {
     package static func ask(_ ask: HelperRequest.ChannelAsk) -> HelperAnswer {
         // Bounded however the exchange goes: its own limit, then this.
         alarm(UInt32(clamping: ask.limits.timeoutMs / 1000 + 15))
-        var random = SystemRandomNumberGenerator()
+        var random = SystemRandom()
         let entry: ChannelEntry
         do throws(TransportError) {
             let response = try CurlTransport().send(ask.request, limits: ask.limits)

@@ -56,7 +56,7 @@ package enum ConfigService {
             log?.add(.info, "\(name): fetch failed: \(error.failure.message)")
             directories.state?.write(CachedConfig.failureName(forKey: key), BurstFailure(error.failure, at: request.now).encoded())
             if error.throttled, let state = directories.state {
-                var random = SystemRandomNumberGenerator()
+                var random = SystemRandom()
                 let next = Backoff.after(request.backoff.flatMap(Backoff.decode), now: request.now,
                                          retryAfterSeconds: error.retryAfterSeconds, random: &random)
                 state.write(CachedConfig.backoffName(forKey: key), next.encoded())

@@ -45,7 +45,7 @@ package final class UpdateConfirmations: Sendable {
         guard let place = Self.place(source: source, platform: platform, system),
               let seen = record(at: place), seen.isConfirmed(by: current) else { return nil }
         known.withLock { $0[place.path] = .some(nil) }
-        var random = SystemRandomNumberGenerator()
+        var random = SystemRandom()
         let aside = "." + place.name + ".claimed-" + String(UInt64.random(in: .min ... .max, using: &random), radix: 36)
         guard place.directory.files.rename(place.path, to: aside) else { return nil }
         defer { place.directory.remove(aside) }

@@ -225,7 +225,7 @@ package struct POSIXFiles: FileSystem {
     /// A new 0600 file next to `name`, never through a symlink; nil when
     /// none could be made.
     private static func makeTemporary(in directory: Int32, for name: String) -> (Int32, String)? {
-        var random = SystemRandomNumberGenerator()
+        var random = SystemRandom()
         for _ in 0..<8 {
             let suffix = String(UInt64.random(in: .min ... .max, using: &random), radix: 36)
             let temporary = "." + name + "." + suffix

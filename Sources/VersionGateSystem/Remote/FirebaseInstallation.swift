@@ -23,7 +23,7 @@ package struct FirebaseInstallation: Sendable, Equatable {
     /// bytes, the first one's top 4 bits 0111, base64url, the first 22
     /// characters. So it always matches ^[cdef][A-Za-z0-9_-]{21}$.
     package static func newFID() -> String {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SystemRandom()
         var bytes = (0..<17).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         bytes[0] = 0b0111_0000 | (bytes[0] & 0b0000_1111)
         return String(base64URL(bytes).prefix(22))

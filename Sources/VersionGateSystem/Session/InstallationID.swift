@@ -11,7 +11,7 @@ package enum InstallationID {
         guard let state else { return nil }
         if let fid = source.installationID(state: state) { return fid }
         if let known = read(state) { return known }
-        var random = SystemRandomNumberGenerator()
+        var random = SystemRandom()
         let id = (0..<4).map { _ in hex(random.next()) }.joined()
         state.write(fileName, Array((id + "\n").utf8), durable: true)
         // Read back: when two launchers raced, both go on with the winner's.
