@@ -274,16 +274,15 @@ package enum HelperRequest: Sendable {
         }
         var previous: ConfigFetch.Previous?
         if message.value("previous") == "1" {
-            let number = { (name: String) -> Int64?? in
-                guard let text = message.value(name) else { return .some(nil) }
-                return Int64(decimal: text).map { .some($0) }
-            }
-            guard case .some(let version) = number("template_version"), case .some(let time) = number("signature_time")
-            else { return nil }
+            // Each is optional, but one that is sent must parse.
+            let version = message.value("template_version").map { Int64(decimal: $0) }
+            let time = message.value("signature_time").map { Int64(decimal: $0) }
             let identity = message.value("identity").map { FileIdentity(wireText: $0) }
+            if case .some(nil) = version { return nil }
+            if case .some(nil) = time { return nil }
             if case .some(nil) = identity { return nil }
-            previous = ConfigFetch.Previous(etag: message.value("etag"), templateVersion: version,
-                                            signatureTimestamp: time, identity: identity ?? nil)
+            previous = ConfigFetch.Previous(etag: message.value("etag"), templateVersion: version ?? nil,
+                                            signatureTimestamp: time ?? nil, identity: identity ?? nil)
         }
         var fetch = ConfigFetch(mode: mode, remote: remote, previous: previous,
                                 backoff: message.value("backoff").map { Array($0.utf8) },
