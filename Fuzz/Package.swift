@@ -22,7 +22,7 @@ let package = Package(
         // `@testable import VersionGate` (debug builds enable testing).
         .target(
             name: "FuzzProperties",
-            dependencies: [.product(name: "versiongate", package: "VersionGate")],
+            dependencies: [.product(name: "VersionGateModules", package: "VersionGate")],
             swiftSettings: [.define("VG_FUZZ_HARNESS")]
         ),
         // Declares libFuzzer's LLVMFuzzerRunDriver.

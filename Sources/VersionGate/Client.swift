@@ -1,6 +1,7 @@
 import Synchronization
 import VersionGateC
 import VersionGateCore
+import VersionGatePlatform
 import VersionGateSystem
 
 /// What a `vg_client *` points to: the client plus the C-facing error text.

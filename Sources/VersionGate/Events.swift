@@ -1,6 +1,7 @@
 import Synchronization
 import VersionGateC
 import VersionGateCore
+import VersionGatePlatform
 import VersionGateSystem
 
 /// A client's event callback and its userdata, as the host gave them.

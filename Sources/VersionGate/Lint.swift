@@ -1,5 +1,6 @@
 import VersionGateC
 import VersionGateCore
+import VersionGatePlatform
 import VersionGateSystem
 
 @_cdecl("vg_lint")

@@ -1,6 +1,6 @@
 import VersionGateCore
 import VersionGateWire
-import VersionGateSystem
+import VersionGatePlatform
 import SystemShim
 #if canImport(Glibc)
 import Glibc

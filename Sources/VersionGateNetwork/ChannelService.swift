@@ -1,6 +1,6 @@
 import VersionGateCore
 import VersionGateWire
-import VersionGateSystem
+import VersionGatePlatform
 #if canImport(Glibc)
 import Glibc
 #endif

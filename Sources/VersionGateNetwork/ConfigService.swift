@@ -1,6 +1,6 @@
 import VersionGateCore
 import VersionGateWire
-import VersionGateSystem
+import VersionGatePlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +25,8 @@ package enum ConfigService {
         let answer: HelperAnswer
         switch exchange(request, fetcher, directories, transport: transport, log: log) {
         case .failure(let failure): answer = .failed(failure)
-        case .success(let fetched):
-            answer = .fetched(origin: .freshFetch, note: fetched.note, entry: fetched.entry.encoded(), identity: fetched.identity)
+        case .success(let written):
+            answer = .fetched(origin: .freshFetch, note: written.note, entry: written.entry.encoded(), identity: written.identity)
         }
         if let curl = CurlTransport.loadedVersion { log?.add(.debug, "fetched with libcurl \(curl)") }
         for line in log?.recorded ?? [] { _ = interim(.log(line.level, line.message)) }
@@ -40,7 +40,7 @@ package enum ConfigService {
     /// next entry.
     private static func exchange(_ request: HelperRequest.ConfigFetch, _ fetcher: any ConfigFetcher,
                                  _ directories: Directories, transport: any HTTPTransport,
-                                 log: CallLog?) -> Result<FetchedConfig, GateFailure> {
+                                 log: CallLog?) -> Result<Written, GateFailure> {
         let name = fetcher.name, key = fetcher.cacheKey
         let context = FetchContext(
             previousETag: request.previous?.etag, appVersion: request.appVersion, languageCode: request.languageCode,
@@ -132,10 +132,16 @@ package enum ConfigService {
     /// rename, so a later writer gives the file a new inode; one renamed in
     /// between our rename and this stat (another process's fetch of the same
     /// moment) would pass as ours.
-    private static func written(_ entry: CachedConfig, note: String?, key: String, _ cache: PrivateDirectory?) -> FetchedConfig {
+    private static func written(_ entry: CachedConfig, note: String?, key: String, _ cache: PrivateDirectory?) -> Written {
         let name = CachedConfig.fileName(forKey: key)
         let path = cache.flatMap { $0.write(name, entry.encoded()) ? $0.filePath(name) : nil }
-        return FetchedConfig(entry: entry, identity: path.flatMap { cache?.files.identity(of: $0) }, origin: .freshFetch,
-                             note: note)
+        return Written(entry: entry, identity: path.flatMap { cache?.files.identity(of: $0) }, note: note)
+    }
+
+    /// The entry answered with, and its file when it was written.
+    private struct Written {
+        let entry: CachedConfig
+        let identity: FileIdentity?
+        let note: String?
     }
 }

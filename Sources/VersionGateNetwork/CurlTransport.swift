@@ -1,6 +1,6 @@
 import VersionGateCore
 import VersionGateWire
-import VersionGateSystem
+import VersionGatePlatform
 import CurlShim
 import PortalShim
 import Synchronization
@@ -112,8 +112,7 @@ package struct CurlTransport: HTTPTransport {
     /// The proxy for `url` (nil: direct), recorded as the last route.
     private static func route(for url: String, _ setting: ProxyRules.Setting) -> (proxy: String, origin: ProxyRules.Origin)? {
         let helper = inHelper.load(ordering: .relaxed)
-        let environment = CheckEnvironment.current()
-        let chosen = ProxyRules.choose(url: url, setting: setting, environment: { environment.value($0) },
+        let chosen = ProxyRules.choose(url: url, setting: setting, environment: ProcessEnvironment.value,
                                        desktop: { helper ? desktopProxy(for: url) : nil })
         if helper {
             route.withLock { $0 = chosen.map { "\(ProxyRules.redacted($0.proxy)) from \($0.origin.rawValue)" } ?? "direct" }

@@ -1,6 +1,6 @@
 import VersionGateCore
 import VersionGateWire
-import VersionGateSystem
+import VersionGatePlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +22,7 @@ package enum HelperService {
                 if case .fetch(let fetch) = request {
                     alarm(UInt32(clamping: Deadline(atNanoseconds: fetch.deadlineNanoseconds).remainingMilliseconds / 1000 + 15))
                     // libcurl reads its proxies from the environment: the host's.
-                    for name in CheckEnvironment.proxyNames {
+                    for name in HelperRequest.ConfigFetch.proxyNames {
                         if let value = fetch.environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
                     }
                 }

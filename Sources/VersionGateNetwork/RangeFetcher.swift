@@ -1,6 +1,6 @@
 import VersionGateCore
 import VersionGateWire
-import VersionGateSystem
+import VersionGatePlatform
 
 /// Fetches the byte ranges of a file an AppImage update needs, as the
 /// assembler asks for them in ascending order: on a miss, one Range request

@@ -1,6 +1,6 @@
 import VersionGateCore
 import VersionGateWire
-import VersionGateSystem
+import VersionGatePlatform
 import PortalShim
 #if canImport(Glibc)
 import Glibc

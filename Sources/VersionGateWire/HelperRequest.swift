@@ -49,6 +49,9 @@ package enum HelperRequest: Sendable {
         package var deadlineNanoseconds: Int64
         /// The proxy variables libcurl reads, as the host has them.
         package var environment: [String: String]
+        /// Their names: the only variables a fetch carries.
+        package static let proxyNames = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
+                                         "no_proxy", "NO_PROXY"]
         /// Where the entry is written, and the installation, failure and backoff files.
         package var cacheHome: String?
         package var stateHome: String?

@@ -25,6 +25,24 @@ package enum RemoteConfig: Sendable, Equatable {
         }
     }
 
+    /// Names the source in messages and in the result's "source" field.
+    package var name: String {
+        switch self {
+        case .document(let url, _): url
+        case .firebase(let firebase): "firebase://\(firebase.projectID)"
+        }
+    }
+
+    /// What is fetched, for the cache's and the state's file names: the
+    /// same words in the host, which reads them, and the helper, which
+    /// writes them. Firebase's package is in it: it selects the config served.
+    package var cacheKey: String {
+        switch self {
+        case .document(let url, _): "document:" + url
+        case .firebase(let f): "firebase:" + join([f.projectID, f.appID, f.packageName ?? "", f.endpoint], separator: "\n")
+        }
+    }
+
     func add(to message: inout HelperMessage) {
         switch self {
         case .document(let url, let keys):

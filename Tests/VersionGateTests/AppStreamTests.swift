@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import VersionGateCore
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 
 /// The installed version read from real AppStream files through the real

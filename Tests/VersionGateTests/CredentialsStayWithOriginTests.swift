@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import VersionGateCore
 @testable import VersionGateWire
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 

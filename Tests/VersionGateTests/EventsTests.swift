@@ -1,5 +1,6 @@
 import XCTest
 @testable import VersionGateCore
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 
 /// The pure pieces of events (docs/design.md, "Events"): the JSON text, the

@@ -4,6 +4,7 @@ import VersionGateC
 @testable import VersionGate
 @testable import VersionGateCore
 @testable import VersionGateWire
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 

@@ -13,6 +13,8 @@ import VersionGateC
 @testable import VersionGate
 @testable import VersionGateCore
 @testable import VersionGateWire
+@testable import VersionGateNetwork
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 
 public enum FuzzTarget: String, CaseIterable, Sendable {

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 import VersionGateSystem
 import VersionGateNetwork
 

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import VersionGateCore
 @testable import VersionGateWire
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 
 /// The minisign formats (issue #15), parsed strictly by the core, and the

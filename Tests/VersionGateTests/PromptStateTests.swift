@@ -1,5 +1,6 @@
 import XCTest
 @testable import VersionGateCore
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 
 /// Skip and remind (docs/design.md, "Sessions, skip and remind"), on real files under a temporary state home.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import VersionGateCore
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 
 /// The requirement clauses (docs/design.md, "Requirements"): parsing, each

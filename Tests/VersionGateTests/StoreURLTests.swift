@@ -3,6 +3,7 @@ import XCTest
 @testable import VersionGate
 @testable import VersionGateCore
 @testable import VersionGateWire
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 @testable import VersionGateNetwork
 

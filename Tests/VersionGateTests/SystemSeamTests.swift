@@ -3,6 +3,7 @@ import Synchronization
 import XCTest
 @testable import VersionGateCore
 @testable import VersionGateWire
+@testable import VersionGatePlatform
 @testable import VersionGateSystem
 
 /// The System seam holds: files and processes can be replaced under the

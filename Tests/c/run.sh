@@ -149,6 +149,23 @@ fi
 if [ -n "$local_entries" ]; then
     echo "note local (not exported) .dynsym entries: $(printf '%s' "$local_entries" | tr '\n' ' ')"
 fi
+# Each room in its process (docs/architecture.md, "The targets"): the
+# helper links nothing of the host's layer or ABI, and the library nothing
+# of the helper's side. Swift's mangled names carry their module
+# (17VersionGateSystem); the helper's own modules must be found, or the
+# symbol table read is the wrong one (a stripped file says nothing).
+HELPER=$build/lib/versiongate/versiongate-helper
+helper_symbols=$(nm "$HELPER" 2>/dev/null || true)
+host_in_helper=$(printf '%s\n' "$helper_symbols" | grep -cE '17VersionGateSystem|11VersionGate[^A-Za-z]' || true)
+helper_own=$(printf '%s\n' "$helper_symbols" | grep -cE '18VersionGateNetwork' || true)
+helper_in_lib=$(nm "$LIB" 2>/dev/null | grep -cE '18VersionGateNetwork' || true)
+if [ "${helper_own:-0}" -eq 0 ]; then
+    fail "nm finds none of the helper's own (VersionGateNetwork) symbols in $HELPER"
+elif [ "$host_in_helper" -ne 0 ] || [ "$helper_in_lib" -ne 0 ]; then
+    fail "the host's layer in the helper ($host_in_helper symbols) or the helper's in the library ($helper_in_lib)"
+else
+    ok "the helper links no VersionGateSystem or VersionGate symbol ($helper_own of its own); the library none of VersionGateNetwork"
+fi
 # The ABI pin names every function the header declares.
 unpinned=$(comm -23 <(printf '%s\n' "$declared") <(grep -oE '= vg_[a-z_]+;' Tests/c/header_abi.inc | tr -d '=; ' | sort -u))
 if [ -n "$unpinned" ]; then

@@ -171,7 +171,7 @@ def test_a_bad_declaration_is_named_with_its_line(root):
 
 def test_a_new_version_is_written_everywhere(root):
     (root / "VERSION").write_text("2.13.4\n")
-    owned = [HEADER, "Sources/VersionGate/Library.swift", "Sources/VersionGateSystem/Remote/FirebaseFetcher.swift",
+    owned = [HEADER, "Sources/VersionGate/Library.swift", "Sources/VersionGateNetwork/Remote/FirebaseFetcher.swift",
              "man/versiongate.1"]
     before = {name: (root / name).read_text() for name in owned}
     done = run(root, "--check")

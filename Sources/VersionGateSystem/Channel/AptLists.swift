@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGatePlatform
 
 /// apt's lists, the distribution channel (docs/design.md, "Asking the
 /// channel"): what `apt update` last fetched is what an upgrade would

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 #if canImport(Glibc)
 import Glibc
 #endif

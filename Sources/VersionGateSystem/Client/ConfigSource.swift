@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 /// Where a client's thresholds come from: a local document, or a remote
 /// protocol behind RemoteSource. Every result comes from one snapshot.
 /// A class: a check holds it as one reference (an existential of a class

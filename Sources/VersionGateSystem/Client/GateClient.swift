@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 import Synchronization
 
 /// A configured gate: options, the source they select, and the check.

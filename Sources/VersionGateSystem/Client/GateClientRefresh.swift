@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 
 extension GateClient {
     /// Brings the cache of the client's remote source up to date unless it

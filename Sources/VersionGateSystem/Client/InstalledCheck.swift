@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGatePlatform
 
 extension GateClient {
     /// A check of the version installed on this system, read where option

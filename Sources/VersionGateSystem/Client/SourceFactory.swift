@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 /// The ConfigSource that a client's options describe.
 package enum SourceFactory {
     package static func make(_ options: ClientOptions, helper: any HelperDoor) -> Result<any ConfigSource, GateFailure> {
@@ -11,9 +12,8 @@ package enum SourceFactory {
         case .file(let path):
             return .success(LocalDocumentSource(path: path, platform: options.platform, trust: trust))
         case .document(let url):
-            var fetcher = DocumentFetcher(url: url, trust: trust)
-            fetcher.trustedKeysText = options.assignments["trusted_keys"]
-            return .success(remote(fetcher, options, helper))
+            let keys = trust == nil ? nil : options.assignments["trusted_keys"]
+            return .success(remote(.document(url: url, trustedKeys: keys), options, helper))
         case .firebase(let projectID, let urlKey, let urlAppID):
             guard trust == nil else {
                 return .failure(.config("trusted_keys is set, but the source is Firebase Remote Config, whose values "
@@ -24,15 +24,14 @@ package enum SourceFactory {
                 return .failure(.config("firebase://\(project): needs an API key and an app id "
                                         + "(api_key= and app_id= in the URL, or the firebase_* options)"))
             }
-            let fetcher = FirebaseFetcher(projectID: project, apiKey: apiKey, appID: appID,
-                                          packageName: options.packageName, endpoint: options.firebaseEndpoint,
-                                          installationsEndpoint: options.firebaseInstallationsEndpoint)
-            return .success(remote(fetcher, options, helper))
+            let firebase = RemoteConfig.Firebase(projectID: project, apiKey: apiKey, appID: appID,
+                                                 packageName: options.packageName, endpoint: options.firebaseEndpoint,
+                                                 installationsEndpoint: options.firebaseInstallationsEndpoint)
+            return .success(remote(.firebase(firebase), options, helper))
         }
     }
 
-    private static func remote(_ fetcher: any ConfigFetcher, _ options: ClientOptions, _ helper: any HelperDoor)
-        -> RemoteSource {
-        RemoteSource(fetcher: fetcher, platform: options.platform, settings: RemoteSource.Settings(options, helper: helper))
+    private static func remote(_ remote: RemoteConfig, _ options: ClientOptions, _ helper: any HelperDoor) -> RemoteSource {
+        RemoteSource(remote: remote, platform: options.platform, settings: RemoteSource.Settings(options, helper: helper))
     }
 }

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 import Synchronization
 
 /// The state behind `update_confirmed` (docs/design.md, "Events"): one

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 
 /// Where a remote source's fetches are served (docs/design.md, "The fetch
 /// helper"): the helper program, which every host starts; in the unit

@@ -1,5 +1,6 @@
 import ExpatShim
 import VersionGateCore
+import VersionGatePlatform
 
 /// The installed version of an AppStream component, read from its metainfo
 /// file with libexpat (docs/design.md, "The installed version"). Every

@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGatePlatform
 
 /// The installed version as option `installed_version_from` says to read
 /// it (docs/design.md, "The installed version").

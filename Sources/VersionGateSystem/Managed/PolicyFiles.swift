@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGatePlatform
 import SystemShim
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 import Synchronization
 
 /// A remote config behind the cache (docs/design.md, "Sources and the cache"). Per check: a fresh cached
@@ -49,7 +50,8 @@ package final class RemoteSource: ConfigSource {
         }
     }
 
-    package let fetcher: any ConfigFetcher
+    /// What is fetched: the helper is told exactly this.
+    package let remote: RemoteConfig
     package let platform: String
     package let settings: Settings
     private let memo = Mutex<Memo?>(nil)
@@ -67,15 +69,21 @@ package final class RemoteSource: ConfigSource {
         }
     }
 
-    package init(fetcher: any ConfigFetcher, platform: String, settings: Settings) {
-        self.fetcher = fetcher
+    package init(remote: RemoteConfig, platform: String, settings: Settings) {
+        self.remote = remote
         self.platform = platform
         self.settings = settings
     }
 
-    package var name: String { fetcher.name }
+    package var name: String { remote.name }
 
-    package func installationID(state: PrivateDirectory) -> String? { fetcher.installationID(state: state) }
+    /// Firebase's FID for this project and app, as the helper's fetch
+    /// registered it (the rollout bucket uses it); nil for a document.
+    package func installationID(state: PrivateDirectory) -> String? {
+        guard case .firebase(let firebase) = remote else { return nil }
+        return state.read(FirebaseInstallation.fileName(projectID: firebase.projectID, appID: firebase.appID),
+                          maxBytes: FirebaseInstallation.maxFileBytes).flatMap(FirebaseInstallation.decode)?.fid
+    }
 
     package func load(_ request: LoadRequest) -> Result<LoadedConfig, GateFailure> {
         var request = request
@@ -148,7 +156,7 @@ package final class RemoteSource: ConfigSource {
         let cacheDirectory = PrivateDirectory(base: request.environment.cacheHome, files: request.files)
         let stateDirectory = PrivateDirectory(base: request.environment.stateHome, files: request.files)
         if let cached = cached(cacheDirectory), isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
-        let lockPath = cacheDirectory.map { $0.filePath(CachedConfig.lockName(forKey: fetcher.cacheKey)) }
+        let lockPath = cacheDirectory.map { $0.filePath(CachedConfig.lockName(forKey: remote.cacheKey)) }
         var attempt = lockPath.map { request.files.lock($0, until: Deadline(afterMilliseconds: 0)) }
         var waited = false
         if case .busy = attempt, request.deadline.remainingMilliseconds > 0, let lockPath {
@@ -161,11 +169,11 @@ package final class RemoteSource: ConfigSource {
         let burst = attempt?.lock
         let cached = self.cached(cacheDirectory)
         if burst != nil, let cached, isFresh(cached.entry, at: request) { return .success(cached.fetched(.cacheHit)) }
-        if waited, let failed = stateDirectory?.read(CachedConfig.failureName(forKey: fetcher.cacheKey), maxBytes: 4096)
+        if waited, let failed = stateDirectory?.read(CachedConfig.failureName(forKey: remote.cacheKey), maxBytes: 4096)
             .flatMap({ BurstFailure.decode($0, since: request.now - Int64(RefreshLimits.deadlineMilliseconds / 1000) - 1) }) {
             return .failure(GateFailure(failed.kind, failed.message + " (another check's fetch; no second request in one burst)"))
         }
-        let backoff = stateDirectory?.read(CachedConfig.backoffName(forKey: fetcher.cacheKey), maxBytes: 4096)
+        let backoff = stateDirectory?.read(CachedConfig.backoffName(forKey: remote.cacheKey), maxBytes: 4096)
         if let wait = backoff.flatMap(Backoff.decode)?.remainingSeconds(at: request.now) {
             return .failure(GateFailure(.backoff, "\(name): backing off after throttling; no request until \(wait) s from now"))
         }
@@ -201,7 +209,7 @@ package final class RemoteSource: ConfigSource {
         let deadline = mode == .background ? Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds) : request.deadline
         let entry = previous?.entry
         var fetch = HelperRequest.ConfigFetch(
-            mode: mode, remote: fetcher.remote,
+            mode: mode, remote: remote,
             previous: entry.map { .init(etag: $0.etag, templateVersion: $0.config.templateVersion,
                                          signatureTimestamp: $0.config.signature?.timestamp, identity: previous?.identity) },
             backoff: backoff, appVersion: request.appVersion, languageCode: request.languageCode, limits: settings.limits,
@@ -217,7 +225,7 @@ package final class RemoteSource: ConfigSource {
     /// The helper's answer as a fetch's outcome.
     private func fetched(from answer: HelperAnswer?) -> Result<FetchedConfig, GateFailure> {
         guard case .fetched(let origin, let note, let bytes, let identity)? = answer,
-              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey) else {
+              let entry = CachedConfig.decode(bytes, key: remote.cacheKey) else {
             return .failure(GateFailure(.internalError, "\(name): the fetch helper's answer is malformed"))
         }
         if let trust = settings.trust, !trust.stillTrusts(entry.config) {
@@ -238,12 +246,12 @@ package final class RemoteSource: ConfigSource {
     private func startRefresh(_ request: LoadRequest, _ cacheDirectory: PrivateDirectory?,
                               _ stateDirectory: PrivateDirectory?) -> Bool {
         guard ForkGuard.refusal == nil, let cacheDirectory else { return false }
-        let backoff = stateDirectory?.read(CachedConfig.backoffName(forKey: fetcher.cacheKey), maxBytes: 4096)
+        let backoff = stateDirectory?.read(CachedConfig.backoffName(forKey: remote.cacheKey), maxBytes: 4096)
         if let wait = backoff.flatMap(Backoff.decode)?.remainingSeconds(at: request.now) {
             request.log?.add(.info, "\(name): no refresh started: backing off after throttling for \(wait) s more")
             return true
         }
-        let lockPath = cacheDirectory.filePath(CachedConfig.lockName(forKey: fetcher.cacheKey))
+        let lockPath = cacheDirectory.filePath(CachedConfig.lockName(forKey: remote.cacheKey))
         let lock: FileLock
         switch request.files.lock(lockPath, until: Deadline(afterMilliseconds: 0)) {
         case .acquired(let held): lock = held   // handed on: the helper holds it until it exits
@@ -331,11 +339,11 @@ package final class RemoteSource: ConfigSource {
     private func cached(_ directory: PrivateDirectory?) -> Memo? {
         let known = memo.withLock { $0 }
         guard let directory else { return known }
-        let path = directory.filePath(CachedConfig.fileName(forKey: fetcher.cacheKey))
+        let path = directory.filePath(CachedConfig.fileName(forKey: remote.cacheKey))
         guard let identity = directory.files.identity(of: path) else { return known?.identity == nil ? known : nil }
         if let known, known.identity == identity { return known }
         guard let bytes = try? directory.files.read(path, maxBytes: CachedConfig.maxFileBytes, trust: .private).bytes,
-              let entry = CachedConfig.decode(bytes, key: fetcher.cacheKey),
+              let entry = CachedConfig.decode(bytes, key: remote.cacheKey),
               settings.trust.map({ $0.stillTrusts(entry.config) }) ?? true else {
             return known?.identity == nil ? known : nil
         }

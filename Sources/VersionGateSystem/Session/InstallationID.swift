@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGatePlatform
 
 /// Who this installation is, for staged rollouts (`Rollout`): the Firebase
 /// installation id when the source has one, else a random id kept in

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 import Synchronization
 
 /// What the user said about OPTIONAL prompts, kept across login sessions

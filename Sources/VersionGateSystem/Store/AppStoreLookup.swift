@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 /// The App Store's numeric id for a bundle id, from the iTunes Lookup API
 /// (protocols README §3): GET `{endpoint}/lookup?bundleId={id}&country={cc}`.
 /// Apple answers HTTP 200 even for "not found" (`resultCount: 0`), frames

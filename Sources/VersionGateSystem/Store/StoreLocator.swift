@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 import Synchronization
 
 /// A client's store URL: its options (store, app id, country, policy,

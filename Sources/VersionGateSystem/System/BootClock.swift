@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGatePlatform
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,6 @@
 import VersionGateCore
+import VersionGateWire
+import VersionGatePlatform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -60,8 +62,7 @@ package struct CheckEnvironment: Sendable {
                         "HOME", "TZ"]
 
     /// The proxies libcurl reads from the environment (in the helper).
-    package static let proxyNames = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY",
-                                     "no_proxy", "NO_PROXY"]
+    package static var proxyNames: [String] { HelperRequest.ConfigFetch.proxyNames }
 
     /// What a fetch in the helper needs of the host's environment: `names`
     /// and the proxies, those set.
@@ -76,7 +77,7 @@ package struct CheckEnvironment: Sendable {
 
     package func value(_ name: String) -> String? {
         if let fixed { return fixed[name] }
-        return getenv(name).flatMap { String(validatingCString: $0) }
+        return ProcessEnvironment.value(name)
     }
 
     /// Whether `name` is set, without making its value a String.

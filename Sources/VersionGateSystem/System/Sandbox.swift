@@ -1,4 +1,5 @@
 import VersionGateCore
+import VersionGatePlatform
 
 /// Where this process runs (docs/design.md, "Where to update"): in a
 /// Flatpak, a Snap or an AppImage, or none. The one answer the store (https

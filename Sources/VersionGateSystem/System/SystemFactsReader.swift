@@ -1,5 +1,6 @@
 import SystemShim
 import VersionGateCore
+import VersionGatePlatform
 #if canImport(Glibc)
 import Glibc
 #endif

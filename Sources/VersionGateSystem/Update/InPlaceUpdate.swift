@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 import SystemShim
 import Synchronization
 #if canImport(Glibc)

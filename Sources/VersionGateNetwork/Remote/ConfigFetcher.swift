@@ -1,22 +1,20 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 /// One remote protocol (Firebase Remote Config, a self-hosted document):
-/// how to ask for the config. Caching, freshness, backoff and single flight
-/// are RemoteSource's, the same for every protocol.
+/// how to ask for the config, in the helper. Whether to ask (caching,
+/// freshness, backoff, single flight) is the host's (RemoteSource).
 package protocol ConfigFetcher: Sendable {
-    /// Names the source in messages and in the result's "source" field.
-    var name: String { get }
-    /// Stable identity of what is fetched, for cache and state file names.
-    var cacheKey: String { get }
-    /// What the helper is told to fetch (RemoteConfig.fetcher makes this again there).
+    /// What is fetched, as the host described it.
     var remote: RemoteConfig { get }
     func fetch(_ context: FetchContext) throws(FetchFailure) -> FetchOutcome
-    /// The installation id the protocol persists in `state`, if any.
-    func installationID(state: PrivateDirectory) -> String?
 }
 
 extension ConfigFetcher {
-    package func installationID(state: PrivateDirectory) -> String? { nil }
+    /// Names the source in messages.
+    package var name: String { remote.name }
+    /// The cache's and the state's file names' key (RemoteConfig.cacheKey).
+    package var cacheKey: String { remote.cacheKey }
 }
 
 /// Everything a fetch may use; nothing else (no environment, no clock).

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 /// Firebase Remote Config, asked the way the official SDKs ask it
 /// (Tests/Fixtures/PROTOCOLS.md §1): POST …/namespaces/firebase:fetch?key=… with the
 /// installation's FID and auth token and the facts conditions test. The
@@ -26,15 +27,10 @@ package struct FirebaseFetcher: ConfigFetcher {
         self.installationsEndpoint = installationsEndpoint
     }
 
-    package var name: String { "firebase://\(projectID)" }
-
     package var remote: RemoteConfig {
         .firebase(.init(projectID: projectID, apiKey: apiKey, appID: appID, packageName: packageName, endpoint: endpoint,
                         installationsEndpoint: installationsEndpoint))
     }
-
-    /// The package is in it too: it selects which config the project serves.
-    package var cacheKey: String { "firebase:" + join([projectID, appID, packageName ?? "", endpoint], separator: "\n") }
 
     package var fetchURL: String {
         ASCII.withoutTrailingSlashes(endpoint) + "/v1/projects/\(PercentEncoding.encoded(projectID))/namespaces/firebase:fetch?key="
@@ -64,12 +60,6 @@ package struct FirebaseFetcher: ConfigFetcher {
             throw FetchFailure(GateFailure(error.failure.kind, redacted(error.message)))
         }
         return try FirebaseFetchResponse.outcome(response, source: name, requestURL: url, note: installation.note)
-    }
-
-    /// The FID registered for this project and app (the rollout bucket uses it).
-    package func installationID(state: PrivateDirectory) -> String? {
-        state.read(FirebaseInstallation.fileName(projectID: projectID, appID: appID),
-                   maxBytes: FirebaseInstallation.maxFileBytes).flatMap(FirebaseInstallation.decode)?.fid
     }
 
     /// request_linux_recommended.json; absent facts are left out (conditions

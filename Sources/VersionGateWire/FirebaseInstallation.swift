@@ -1,5 +1,4 @@
 import VersionGateCore
-import VersionGateWire
 /// A Firebase installation as persisted: the FID that Remote Config counts
 /// instances by, and the Installations (FIS) tokens that let percent
 /// conditions match. One file per project and app in the state directory,
@@ -12,6 +11,10 @@ package struct FirebaseInstallation: Sendable, Equatable {
     package var authToken: String?
     /// Unix seconds.
     package var authTokenExpiry: Int64?
+
+    package init(fid: String, refreshToken: String? = nil, authToken: String? = nil, authTokenExpiry: Int64? = nil) {
+        (self.fid, self.refreshToken, self.authToken, self.authTokenExpiry) = (fid, refreshToken, authToken, authTokenExpiry)
+    }
 
     package static let maxFileBytes = 16 << 10
 

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 
 /// Remote Config's answer to a fetch (Tests/Fixtures/PROTOCOLS.md §1.5, §1.6): the
 /// state decides the outcome; an error status carries Google's error body.

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 
 extension RemoteConfig {
     /// The fetcher the host described (ConfigFetcher.remote), made again in

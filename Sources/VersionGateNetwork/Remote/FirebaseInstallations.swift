@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 /// The Firebase Installations (FIS) REST calls, as firebase-js-sdk makes
 /// them (Tests/Fixtures/PROTOCOLS.md §1.4): register the FID once, renew the auth token
 /// when less than an hour is left. Never fatal to the fetch: whatever fails,

@@ -1,5 +1,6 @@
 import VersionGateCore
 import VersionGateWire
+import VersionGatePlatform
 
 /// A self-hosted gate document over https (any static host or CDN): GET
 /// with If-None-Match; the body is a flat document or a template export,
@@ -8,13 +9,11 @@ import VersionGateWire
 package struct DocumentFetcher: ConfigFetcher {
     package let url: String
     package var trust: DocumentTrust? = nil
-    /// `trusted_keys` as set, for the helper's request.
+    /// `trusted_keys` as the host sent them.
     package var trustedKeysText: String? = nil
 
     package init(url: String, trust: DocumentTrust? = nil) { (self.url, self.trust) = (url, trust) }
 
-    package var name: String { url }
-    package var cacheKey: String { "document:" + url }
     package var remote: RemoteConfig { .document(url: url, trustedKeys: trust == nil ? nil : trustedKeysText) }
 
     package func fetch(_ context: FetchContext) throws(FetchFailure) -> FetchOutcome {
