@@ -217,7 +217,7 @@ package final class RemoteSource: ConfigSource {
             cacheHome: request.environment.cacheHome, stateHome: request.environment.stateHome)
         let device = DeviceFacts.read(request.environment)
         (fetch.timeZone, fetch.platformVersion, fetch.countryCode) = (device.timeZone, device.platformVersion, device.countryCode)
-        fetch.environment = request.environment.forwarded.filter { CheckEnvironment.proxyNames.contains($0.key) }
+        fetch.environment = request.environment.forwarded.filter { HelperRequest.ConfigFetch.proxyNames.contains($0.key) }
         fetch.log = request.log?.threshold
         return fetch
     }

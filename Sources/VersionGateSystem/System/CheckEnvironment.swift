@@ -61,15 +61,12 @@ package struct CheckEnvironment: Sendable {
     package static let names = ["LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG", "XDG_RUNTIME_DIR", "XDG_CACHE_HOME", "XDG_STATE_HOME",
                         "HOME", "TZ"]
 
-    /// The proxies libcurl reads from the environment (in the helper).
-    package static var proxyNames: [String] { HelperRequest.ConfigFetch.proxyNames }
-
     /// What a fetch in the helper needs of the host's environment: `names`
     /// and the proxies, those set.
     package var forwarded: [String: String] {
         let variables = self.variables
         var forwarded: [String: String] = [:]
-        for name in Self.names + Self.proxyNames {
+        for name in Self.names + HelperRequest.ConfigFetch.proxyNames {
             if let value = variables[name] ?? value(name) { forwarded[name] = value }
         }
         return forwarded
