@@ -294,6 +294,50 @@ class Clock:
         return preload_env(env, self.path, find_library() or _LIBRARY_NAME)
 
 
+#: Where libfaketime 0.9.10 keeps the shared memory and semaphore it makes
+#: in every faked process that inherits none (faketime_shm_PID,
+#: sem.faketime_sem_PID). It removes them only when that process exits
+#: through its exit handlers and no child still shares them: one that
+#: execs (``versiongate exec``), is killed, or leaves a child behind,
+#: leaves them in /dev/shm for good.
+SHARED_MEMORY = "/dev/shm"
+_SHARED_MEMORY_PREFIXES = ("faketime_shm_", "sem.faketime_sem_")
+
+
+def shared_memory_names() -> frozenset[str]:
+    """libfaketime's names in /dev/shm now (empty when it cannot be read)."""
+    try:
+        return frozenset(n for n in os.listdir(SHARED_MEMORY) if n.startswith(_SHARED_MEMORY_PREFIXES))
+    except OSError:
+        return frozenset()
+
+
+def _runs(pid: int) -> bool:
+    """Whether `pid` is a process that still runs (a zombie does not)."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def remove_shared_memory_leftovers(before: frozenset[str]) -> list[str]:
+    """Removes what libfaketime left in /dev/shm since ``before`` for
+    processes that no longer run (a running one, of this run or another,
+    may still use its own); the names removed."""
+    removed = []
+    for name in sorted(shared_memory_names() - before):
+        pid = name.rsplit("_", 1)[1]
+        if not pid.isdigit() or _runs(int(pid)):
+            continue
+        try:
+            os.unlink(os.path.join(SHARED_MEMORY, name))
+            removed.append(name)
+        except OSError:
+            pass
+    return removed
+
+
 _real_sleep = time.sleep
 
 
@@ -342,6 +386,7 @@ def _setup() -> Clock:
         # clock. The FAKETIME_* settings stay: libfaketime reads some of them
         # at run time (and FAKETIME_SHARED, its own, when it cleans up).
         atexit.register(shutil.rmtree, os.path.dirname(path), True)
+        atexit.register(remove_shared_memory_leftovers, shared_memory_names())
         preload = os.environ.pop(_SAVED_PRELOAD, "")
         if preload:
             os.environ["LD_PRELOAD"] = preload
