@@ -47,8 +47,8 @@ final class SystemSeamTests: XCTestCase {
     private final class RefusingFiles: FileSystem {
         let calls = Mutex<[String]>([])
         func identity(of path: String) -> FileIdentity? { nil }
-        func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
-            -> (bytes: [UInt8], identity: FileIdentity) {
+        func readIfPresent(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
+            -> (bytes: [UInt8], identity: FileIdentity)? {
             throw .config("\(path): refused by the test")
         }
         func replace(_ path: String, with bytes: [UInt8], durable: Bool) -> Bool { false }

@@ -10,10 +10,12 @@ package protocol FileSystem: Sendable {
     /// What identifies this version of the file (stat); nil when absent.
     func identity(of path: String) -> FileIdentity?
     /// A regular file's bytes, at most `maxBytes`, if `trust` allows the file
-    /// (and, for `.private`, its directory); otherwise `.config` naming the
-    /// path and the problem. A FIFO, device or larger file is never waited on.
-    func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
-        -> (bytes: [UInt8], identity: FileIdentity)
+    /// (and, for `.private`, its directory); nil when the file (or that
+    /// directory) does not exist, with no failure built; otherwise `.config`
+    /// naming the path and the problem. A FIFO, device or larger file is
+    /// never waited on.
+    func readIfPresent(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
+        -> (bytes: [UInt8], identity: FileIdentity)?
     /// Replaces `path` in a private directory atomically (temp file +
     /// rename), creating missing directories 0700; `durable` fsyncs first.
     /// False when it could not, or the directory is not the user's own.
@@ -43,6 +45,17 @@ package protocol FileSystem: Sendable {
     /// The names in `directory` (not `.` nor `..`), in no order; empty when
     /// it cannot be read.
     func names(in directory: String) -> [String]
+}
+
+extension FileSystem {
+    /// As `readIfPresent`, with a missing file a failure too.
+    package func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
+        -> (bytes: [UInt8], identity: FileIdentity) {
+        guard let read = try readIfPresent(path, maxBytes: maxBytes, trust: trust) else {
+            throw .config("cannot open \(path): No such file or directory")
+        }
+        return read
+    }
 }
 
 /// Whose files a read may use (docs/design.md, "The trust model").

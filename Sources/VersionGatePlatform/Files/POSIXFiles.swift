@@ -25,18 +25,20 @@ package struct POSIXFiles: FileSystem {
         return Self.identity(s)
     }
 
-    package func read(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
-        -> (bytes: [UInt8], identity: FileIdentity) {
+    package func readIfPresent(_ path: String, maxBytes: Int, trust: FileTrust) throws(GateFailure)
+        -> (bytes: [UInt8], identity: FileIdentity)? {
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
         let fd: Int32
         switch trust {
         case .document:
             fd = vg_system_open(path, flags, 0)
         case .private:
-            let directory = try Self.privateDirectory(Self.parent(of: path), create: false)
+            guard let directory = try Self.existingPrivateDirectory(Self.parent(of: path)) else { return nil }
             defer { close(directory) }
             fd = vg_system_openat(directory, Self.name(of: path), flags | O_NOFOLLOW, 0)
         }
+        // A cache's usual miss: no failure text built (a warm check may ask).
+        if fd < 0 && systemErrno == ENOENT { return nil }
         guard fd >= 0 else { throw .config("cannot open \(path): \(Self.systemError())") }
         defer { close(fd) }
 
@@ -194,15 +196,27 @@ package struct POSIXFiles: FileSystem {
     /// following a symlink and checked: the user's, no write for group or
     /// others. `create` makes it (and missing parents) 0700 first.
     private static func privateDirectory(_ path: String, create: Bool) throws(GateFailure) -> Int32 {
-        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        var fd = vg_system_open(path, flags, 0)
-        if fd < 0 && systemErrno == ENOENT && create {
-            _ = makeDirectories(parent(of: path))
-            if mkdir(path, 0o700) != 0 && systemErrno != EEXIST {
-                throw .config("cannot create \(path): \(systemError())")
-            }
-            fd = vg_system_open(path, flags, 0)
+        if let fd = try existingPrivateDirectory(path) { return fd }
+        guard create else { throw .config("\(path) does not exist") }
+        _ = makeDirectories(parent(of: path))
+        if mkdir(path, 0o700) != 0 && systemErrno != EEXIST {
+            throw .config("cannot create \(path): \(systemError())")
         }
+        return try checkedPrivateDirectory(vg_system_open(path, privateDirectoryFlags, 0), path)
+    }
+
+    /// The private directory at `path`, opened and checked; nil when nothing is there.
+    private static func existingPrivateDirectory(_ path: String) throws(GateFailure) -> Int32? {
+        let fd = vg_system_open(path, privateDirectoryFlags, 0)
+        if fd < 0 && systemErrno == ENOENT { return nil }
+        return try checkedPrivateDirectory(fd, path)
+    }
+
+    private static let privateDirectoryFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+
+    /// `fd` (an open of `path`, or -1 with errno set) when it is a directory
+    /// the user owns that no one else may write; else it is closed, and why not.
+    private static func checkedPrivateDirectory(_ fd: Int32, _ path: String) throws(GateFailure) -> Int32 {
         guard fd >= 0 else {
             let why = systemErrno == ELOOP || systemErrno == ENOTDIR ? "is a symlink or not a directory"
                 : systemError()

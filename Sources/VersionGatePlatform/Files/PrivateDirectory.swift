@@ -19,7 +19,7 @@ package struct PrivateDirectory: Sendable {
     /// The file's bytes, or nil when it is missing, not a regular file, over
     /// `maxBytes` or unreadable.
     package func read(_ name: String, maxBytes: Int) -> [UInt8]? {
-        try? files.read(filePath(name), maxBytes: maxBytes, trust: .private).bytes
+        (try? files.readIfPresent(filePath(name), maxBytes: maxBytes, trust: .private))??.bytes
     }
 
     /// Replaces `name` with `bytes` atomically; false when it could not.

@@ -312,17 +312,17 @@ package struct ChannelAsker: Sendable {
     /// Flatpak remote's NOTHING_NEW, for this app and version.
     /// Returned as well, as recordNothingNew's is.
     package func recordPackageNothingNew(package: String, version: String, now: Int64) -> ChannelAnswer {
-        var entry = ChannelEntry(key: packageKey(version), architecture: Self.architecture)
+        var entry = ChannelEntry(key: Self.packageKeyPrefix(options) + version, architecture: Self.architecture)
         (entry.served, entry.confirmedAt, entry.problem) = (version, now, package)
         PrivateDirectory(base: environment.cacheHome, files: files)?.write(Self.fileName(entry.key), entry.encoded())
         return Self.packageAnswer(package: package, served: version)
     }
 
     /// The answer an earlier launch's PackageKit "nothing newer" left for
-    /// this app at `version`, if any.
-    package func packageNothingNewAnswer(version: String, now: Int64) -> ChannelAnswer? {
+    /// this app at `version`, if any; `keyPrefix` is `packageKeyPrefix`'s.
+    package func packageNothingNewAnswer(keyPrefix: String, version: String, now: Int64) -> ChannelAnswer? {
         guard let cache = PrivateDirectory(base: environment.cacheHome, files: files),
-              let entry = read(cache, key: packageKey(version)), let served = entry.served,
+              let entry = read(cache, key: keyPrefix + version), let served = entry.served,
               let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { return nil }
         return Self.packageAnswer(package: entry.problem, served: served)
     }
@@ -332,10 +332,10 @@ package struct ChannelAsker: Sendable {
                       served: served)
     }
 
-    /// This app (its source and id) at `version`: the launch after Update
-    /// names no program, so the key does not depend on one.
-    private func packageKey(_ version: String) -> String {
-        "package nothing new \(options.assignments["source"] ?? "") \(options.appID ?? "") \(version)"
+    /// This app (its source and id), the version to follow: the launch
+    /// after Update names no program, so the key does not depend on one.
+    package static func packageKeyPrefix(_ options: ClientOptions) -> String {
+        "package nothing new \(options.assignments["source"] ?? "") \(options.appID ?? "") "
     }
 
     // MARK: The cache: one entry per question, and its lock

@@ -16,6 +16,8 @@ package final class GateClient: Sendable {
         let source: (any ConfigSource)?
         let sourceFailure: GateFailure?
         let managed: ManagedFacts
+        /// The start of this app's PackageKit "nothing newer" cache key (ChannelAsker.packageKeyPrefix).
+        let nothingNewKeyPrefix: String
         init(_ requested: ClientOptions, helper: any HelperDoor, policy: AdministratorPolicy) {
             self.requested = requested
             let keys = policy.keys(appID: requested.appID)
@@ -25,6 +27,7 @@ package final class GateClient: Sendable {
             if let source = keys.source { try? options.set("source", source.value) }
             options.networkForbiddenBy = keys.network.flatMap { $0.value ? nil : $0.file }
             self.options = options
+            nothingNewKeyPrefix = ChannelAsker.packageKeyPrefix(options)
             switch SourceFactory.make(options, helper: helper) {
             case .success(let source): (self.source, sourceFailure) = (source, nil)
             case .failure(let failure): (source, sourceFailure) = (nil, failure)
@@ -35,9 +38,12 @@ package final class GateClient: Sendable {
     }
     /// The settings, and what the results of the current snapshot and
     /// settings share, under one lock: a check takes it once for both.
+    /// What NOTHING_NEW told goes with the settings it was read for.
     private struct Current {
         var settings: State
         var frame: ResultFrame?
+        var nothingNew = NothingNewMemo()
+        init(settings: State) { self.settings = settings }
     }
     private let state: Mutex<Current>
     /// Root's policy files, read once when the client is made (an
@@ -45,9 +51,6 @@ package final class GateClient: Sendable {
     package let policy: PolicyReading
     /// Whether the ignored files were told to a log yet (once per client).
     private let policyTold = Mutex(false)
-    /// What an update's NOTHING_NEW told this client for a version, else
-    /// PackageKit's "nothing newer" as an earlier launch left it (nil: none).
-    private let nothingNew = Mutex<(version: String, answer: ChannelAnswer?)?>(nil)
     private let storeLocator = StoreLocator()
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
@@ -193,15 +196,16 @@ package final class GateClient: Sendable {
     /// known (docs/design.md, "Asking the channel").
     private func judged(_ decision: Decision, _ settings: State, _ system: System, _ deadline: Deadline,
                         _ log: CallLog?) -> Decision {
-        askChannel(settings.options, system, deadline, current: decision.currentText, log).map(decision.judged(by:))
+        askChannel(settings, system, deadline, current: decision.currentText, log).map(decision.judged(by:))
             ?? decision
     }
 
     /// The user's channel's answer before a MANDATORY blocks; nil when no
     /// channel is known.
-    private func askChannel(_ options: ClientOptions, _ system: System, _ deadline: Deadline, current: String?,
+    private func askChannel(_ settings: State, _ system: System, _ deadline: Deadline, current: String?,
                             _ log: CallLog?) -> ChannelAnswer? {
-        if let current, let known = nothingNewAnswer(current, options, system) { return known }
+        let options = settings.options
+        if let current, let known = nothingNewAnswer(current, settings, system) { return known }
         // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
         guard ChannelAsker.mayAsk(options, system.sandbox) else { return nil }
         let asker = ChannelAsker(options: options, environment: system.environment, files: system.files,
@@ -288,16 +292,15 @@ package final class GateClient: Sendable {
 
     /// What NOTHING_NEW told about `version`: this client's update's, kept
     /// here; else an earlier launch's PackageKit answer, read once per client
-    /// and version: a warm block reads no file (Tests/c/warm_alloc_test.c).
-    private func nothingNewAnswer(_ version: String, _ options: ClientOptions, _ system: System) -> ChannelAnswer? {
-        if let known = nothingNew.withLock({ $0 }), known.version == version { return known.answer }
-        let answer = ChannelAsker(options: options, environment: system.environment, files: system.files,
-                                 sandbox: system.sandbox)
-            .packageNothingNewAnswer(version: version, now: system.wallClock())
-        // An update on another thread meanwhile wins over the file.
-        return nothingNew.withLock { known in
-            if known?.version != version { known = (version, answer) }
-            return known?.answer
+    /// and version (its age checked then): a warm block reads no file.
+    private func nothingNewAnswer(_ version: String, _ settings: State, _ system: System) -> ChannelAnswer? {
+        let known = state.withLock { $0.settings === settings ? $0.nothingNew.lookup(version) : (known: false, answer: nil) }
+        if known.known { return known.answer }
+        let answer = ChannelAsker(options: settings.options, environment: system.environment, files: system.files,
+                                  sandbox: system.sandbox)
+            .packageNothingNewAnswer(keyPrefix: settings.nothingNewKeyPrefix, version: version, now: system.wallClock())
+        return state.withLock { current in
+            current.settings === settings ? current.nothingNew.read(version, answer) : answer
         }
     }
 
@@ -320,7 +323,7 @@ package final class GateClient: Sendable {
         case .appImage:
             return
         }
-        nothingNew.withLock { $0 = (version, answer) }
+        state.withLock { $0.nothingNew.updated(version, answer) }
     }
 
     /// Where to update, whatever the version: the config's update URL (when
