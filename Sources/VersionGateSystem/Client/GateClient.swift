@@ -88,9 +88,8 @@ package final class GateClient: Sendable {
         }
         _ = ProxyTrace.take()   // another call's, on this thread
         let result = decide(current: current, system: system, log: log)
-        if let route = ProxyTrace.take() {
-            result.record(route: route)
-            log?.add(.debug, "the check's last request went " + (route == "direct" ? "direct" : "through \(route)"))
+        if let log, let route = result.route {
+            log.add(.debug, "the check's last request went " + (route == "direct" ? "direct" : "through \(route)"))
         }
         log?.record(result)
         return result
@@ -148,7 +147,8 @@ package final class GateClient: Sendable {
             case .failure(let failure):
                 return GateResult(failOpen: failure,
                                   language: system.environment.language(option: settings.options.locale),
-                                  source: source.name, current: request.appVersion, managed: settings.managed)
+                                  source: source.name, current: request.appVersion, managed: settings.managed,
+                                  route: ProxyTrace.take())
             }
         }
         let snapshot = loaded.snapshot
@@ -158,10 +158,13 @@ package final class GateClient: Sendable {
             let state = PrivateDirectory(base: system.environment.stateHome, files: system.files)
             return InstallationID.resolve(source, state: state).map { Rollout.bucket(installationID: $0, latest: latest) }
         }, facts: { SystemFactsReader.current })
-        // A let, moved into the result: a var here cost every check a copy.
-        let judged = decided.asksChannel ? judged(decided, settings, system, deadline.get(), log) : decided
-        let decision = settings.managed.keys.mandatory.flatMap { $0.value == .warn ? judged.accepted(byPolicy: $0.file) : nil }
-            ?? judged
+        // Moved, never copied, into the result: a copy costs every check a retain per field.
+        let decision: Decision
+        if decided.asksChannel {
+            decision = Self.underPolicy(judged(consume decided, settings, system, deadline.get(), log), settings.managed)
+        } else {
+            decision = Self.underPolicy(consume decided, settings.managed)
+        }
         // Switches, not ==: these enums' == is a generic call.
         var shouldPrompt = false
         var sessionNote: String?
@@ -172,8 +175,8 @@ package final class GateClient: Sendable {
             shouldPrompt = true
             prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
         case .optional:
-            if let quiet = settings.managed.keys.optionalPrompts, !quiet.value {
-                sessionNote = "the administrator's policy (\(quiet.file)) shows no OPTIONAL prompt"
+            if let quiet = settings.managed.quietOptionalFile {
+                sessionNote = "the administrator's policy (\(quiet)) shows no OPTIONAL prompt"
             } else {
                 let claim = claim(decision, frame, settings, system)
                 (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
@@ -183,21 +186,31 @@ package final class GateClient: Sendable {
         // An invalid version fails open with its own failure; else the frame's.
         var invalid: GateFailure?
         if case .failOpen = decision.rule { invalid = decision.failure }
-        return GateResult(decision: decision, shouldPrompt: shouldPrompt, frame: frame,
+        return GateResult(decision: consume decision, shouldPrompt: shouldPrompt, frame: frame,
                           failure: invalid ?? frame.failure,
                           errorMessage: invalid.map { CText($0.message) } ?? frame.errorMessage,
                           locale: prompt?.locale,
                           store: prompt?.store,
                           graceMessage: prompt?.grace, loaded: loaded,
-                          note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note, managed: settings.managed)
+                          note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note, managed: settings.managed,
+                          route: ProxyTrace.take())
+    }
+
+    /// `decision` as the administrator's `mandatory: warn` leaves it; moved
+    /// through when no policy says so (docs/design.md, "The administrator's policy").
+    private static func underPolicy(_ decision: consuming Decision, _ managed: ManagedFacts) -> Decision {
+        if let file = managed.mandatoryWarnFile, let accepted = decision.accepted(byPolicy: file) { return accepted }
+        return decision
     }
 
     /// `decision` once the user's channel answered, as it was when none is
     /// known (docs/design.md, "Asking the channel").
-    private func judged(_ decision: Decision, _ settings: State, _ system: System, _ deadline: Deadline,
+    private func judged(_ decision: consuming Decision, _ settings: State, _ system: System, _ deadline: Deadline,
                         _ log: CallLog?) -> Decision {
-        askChannel(settings, system, deadline, current: decision.currentText, log).map(decision.judged(by:))
-            ?? decision
+        guard let answer = askChannel(settings, system, deadline, current: decision.currentText, log) else {
+            return decision
+        }
+        return decision.judged(by: answer)
     }
 
     /// The user's channel's answer before a MANDATORY blocks; nil when no

@@ -30,7 +30,7 @@ package final class GateResult: Sendable {
     /// the pointers; most launchers never ask).
     private let texts = Mutex([String: CText]())
     /// The route of the check's last request (ProxyTrace); nil when it made none.
-    private let route = Mutex<String?>(nil)
+    package let route: String?
     /// Not a result field's key, so the JSON has a place among them.
     package static let jsonKey = "\u{0}json"
 
@@ -38,7 +38,7 @@ package final class GateResult: Sendable {
     /// language is then read from the client's environment when asked); `store` too.
     package init(decision: consuming Decision, shouldPrompt: Bool, frame: ResultFrame, failure: GateFailure?,
                  errorMessage: CText?, locale: LocaleFrame?, store: StoreAnswer?,
-                 graceMessage: CText?, loaded: LoadedConfig, note: String?, managed: ManagedFacts) {
+                 graceMessage: CText?, loaded: LoadedConfig, note: String?, managed: ManagedFacts, route: String?) {
         self.decision = decision
         self.shouldPrompt = shouldPrompt
         self.frame = frame
@@ -50,11 +50,12 @@ package final class GateResult: Sendable {
         self.loaded = loaded
         self.note = note
         self.managed = managed
+        self.route = route
     }
 
     /// UP_TO_DATE because of `failure`: nothing else is known.
     package init(failOpen failure: GateFailure, language: String = "en", source: String? = nil, current: String? = nil,
-                 managed: ManagedFacts = .none) {
+                 managed: ManagedFacts = .none, route: String? = nil) {
         decision = Decision(failOpen: failure, current: current)
         shouldPrompt = false
         frame = ResultFrame(failOpen: failure, source: source, language: language)
@@ -63,6 +64,7 @@ package final class GateResult: Sendable {
         errorMessage = frame.errorMessage
         (loaded, note) = (nil, nil)
         self.managed = managed
+        self.route = route
     }
 
     /// Where the config came from; nil when none decided.
@@ -129,9 +131,6 @@ package final class GateResult: Sendable {
         return frame.environment?.language(option: frame.localeOption) ?? "en"
     }
 
-    /// Set once, by the check that made this result.
-    package func record(route text: String?) { route.withLock { $0 = text } }
-
     /// The proxy of the check's last request, `scheme://host:port`
     /// (`scheme://***@host:port` with credentials), or "direct"; nil when
     /// the check made no request (docs/design.md, "The desktop's proxy").
@@ -142,7 +141,7 @@ package final class GateResult: Sendable {
 
     /// "direct", or "PROXY from ORIGIN", apart.
     private var routeParts: (proxy: String, from: String?)? {
-        route.withLock { $0 }.map { text in
+        route.map { text in
             let words = text.split(separator: " ")
             guard words.count == 3, words[1] == "from" else { return (text, nil) }
             return (String(words[0]), String(words[2]))

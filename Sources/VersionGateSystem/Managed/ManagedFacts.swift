@@ -9,8 +9,16 @@ package final class ManagedFacts: Sendable {
     /// The files that counted, in reading order.
     package let files: [String]
 
+    /// The file that sets `mandatory: warn`, and the one that shows no
+    /// OPTIONAL prompt: made here, so a check reads one reference each
+    /// instead of copying a key out.
+    package let mandatoryWarnFile: String?
+    package let quietOptionalFile: String?
+
     package init(keys: AdministratorPolicy.Keys, files: [String]) {
         (self.keys, self.files) = (keys, files)
+        mandatoryWarnFile = keys.mandatory.flatMap { $0.value == .warn ? $0.file : nil }
+        quietOptionalFile = keys.optionalPrompts.flatMap { $0.value ? nil : $0.file }
     }
 
     package static let none = ManagedFacts(keys: AdministratorPolicy.Keys(), files: [])
@@ -20,7 +28,6 @@ package final class ManagedFacts: Sendable {
     package var url: String? { keys.managedURL?.value }
     /// A MANDATORY shows the administrator's text and link instead of the store.
     package var replacesStore: Bool { keys.managedMessage != nil || keys.managedURL != nil }
-    package var forbidsNetwork: Bool { keys.network?.value == false }
     /// Why Update installs nothing here; nil when it may.
     package var noUpdateInPlace: String? {
         if let setting = keys.inPlaceUpdates, !setting.value {
