@@ -3,7 +3,7 @@
 /// more than the whole comparison); longer texts are kept as a String.
 /// The String is made when somebody asks (the result's fields, the reason,
 /// the session key).
-package struct VersionText: Sendable {
+package struct VersionText: Sendable, Equatable {
     private static let inlineCapacity = 32
     private var inline: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
     private let inlineCount: Int
@@ -29,5 +29,11 @@ package struct VersionText: Sendable {
                 String(decoding: UnsafeBufferPointer(rebasing: bytes.prefix(inlineCount)), as: UTF8.self)
             }
         }
+    }
+
+    /// The same text: inline bytes compared as four words, no String made.
+    package static func == (a: VersionText, b: VersionText) -> Bool {
+        if a.long == nil && b.long == nil { return a.inlineCount == b.inlineCount && a.inline == b.inline }
+        return a.string == b.string
     }
 }

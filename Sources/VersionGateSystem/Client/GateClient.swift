@@ -86,7 +86,6 @@ package final class GateClient: Sendable {
         if let log, !policy.warnings.isEmpty, policyTold.withLock({ told in defer { told = true }; return !told }) {
             for warning in policy.warnings { log.add(.warning, warning) }
         }
-        _ = ProxyTrace.take()   // another call's, on this thread
         let result = decide(current: current, system: system, log: log)
         if let log, let route = result.route {
             log.add(.debug, "the check's last request went " + (route == "direct" ? "direct" : "through \(route)"))
@@ -207,7 +206,7 @@ package final class GateClient: Sendable {
     /// known (docs/design.md, "Asking the channel").
     private func judged(_ decision: consuming Decision, _ settings: State, _ system: System, _ deadline: Deadline,
                         _ log: CallLog?) -> Decision {
-        guard let answer = askChannel(settings, system, deadline, current: decision.currentText, log) else {
+        guard let answer = askChannel(settings, system, deadline, current: decision.current, log) else {
             return decision
         }
         return decision.judged(by: answer)
@@ -215,7 +214,7 @@ package final class GateClient: Sendable {
 
     /// The user's channel's answer before a MANDATORY blocks; nil when no
     /// channel is known.
-    private func askChannel(_ settings: State, _ system: System, _ deadline: Deadline, current: String?,
+    private func askChannel(_ settings: State, _ system: System, _ deadline: Deadline, current: VersionText?,
                             _ log: CallLog?) -> ChannelAnswer? {
         let options = settings.options
         if let current, let known = nothingNewAnswer(current, settings, system) { return known }
@@ -228,7 +227,8 @@ package final class GateClient: Sendable {
             return known
         }
 
-        guard let question = asker.question(country: StoreLocator.country(options, system.environment), version: current)
+        guard let question = asker.question(country: StoreLocator.country(options, system.environment),
+                                            version: current?.string)
         else { return nil }
         return asker.ask(question, deadline: deadline, now: system.wallClock(), log: log)
     }
@@ -306,12 +306,13 @@ package final class GateClient: Sendable {
     /// What NOTHING_NEW told about `version`: this client's update's, kept
     /// here; else an earlier launch's PackageKit answer, read once per client
     /// and version (its age checked then): a warm block reads no file.
-    private func nothingNewAnswer(_ version: String, _ settings: State, _ system: System) -> ChannelAnswer? {
+    private func nothingNewAnswer(_ version: VersionText, _ settings: State, _ system: System) -> ChannelAnswer? {
         let known = state.withLock { $0.settings === settings ? $0.nothingNew.lookup(version) : (known: false, answer: nil) }
         if known.known { return known.answer }
         let answer = ChannelAsker(options: settings.options, environment: system.environment, files: system.files,
                                   sandbox: system.sandbox)
-            .packageNothingNewAnswer(keyPrefix: settings.nothingNewKeyPrefix, version: version, now: system.wallClock())
+            .packageNothingNewAnswer(keyPrefix: settings.nothingNewKeyPrefix, version: version.string,
+                                     now: system.wallClock())
         return state.withLock { current in
             current.settings === settings ? current.nothingNew.read(version, answer) : answer
         }
@@ -336,12 +337,13 @@ package final class GateClient: Sendable {
         case .appImage:
             return
         }
-        state.withLock { $0.nothingNew.updated(version, answer) }
+        state.withLock { $0.nothingNew.updated(VersionText(version), answer) }
     }
 
     /// Where to update, whatever the version: the config's update URL (when
     /// a config can be had) under the client's store options and URL policy.
     package func storeResolution(log: CallLog? = nil) -> StoreResolution {
+        defer { _ = ProxyTrace.take() }   // its requests' route is not the next check's
         let environment = system.environment
         let settings = state.withLock { $0.settings }
         let (options, source) = (settings.options, settings.source)

@@ -11,6 +11,7 @@ extension GateClient {
     /// failure for every outcome but `installed`.
     package func update(_ result: GateResult, tell: ((String) -> Void)?,
                         progress: (UpdateProgress) -> Bool) -> (outcome: UpdateOutcome, failure: GateFailure?) {
+        defer { _ = ProxyTrace.take() }   // its requests' route is not the next check's
         guard result.status != .upToDate else {
             return (.failed, .invalidArgument("the result is UP_TO_DATE: there is nothing to update to"))
         }

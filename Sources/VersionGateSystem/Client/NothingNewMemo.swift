@@ -9,10 +9,11 @@ struct NothingNewMemo: Sendable {
     /// How many versions are kept; the oldest goes first.
     static let capacity = 8
 
-    private var entries: [(version: String, answer: ChannelAnswer?)] = []
+    /// Keyed by the version's text as checked: a warm check makes no String.
+    private var entries: [(version: VersionText, answer: ChannelAnswer?)] = []
 
     /// Whether `version` is known, and its answer (nil: there is none).
-    func lookup(_ version: String) -> (known: Bool, answer: ChannelAnswer?) {
+    func lookup(_ version: VersionText) -> (known: Bool, answer: ChannelAnswer?) {
         for entry in entries where entry.version == version { return (true, entry.answer) }
         return (false, nil)
     }
@@ -20,7 +21,7 @@ struct NothingNewMemo: Sendable {
     /// The file's answer for `version`, unless one is known already (an
     /// update on another thread meanwhile wins over the file); the answer
     /// that stands.
-    mutating func read(_ version: String, _ answer: ChannelAnswer?) -> ChannelAnswer? {
+    mutating func read(_ version: VersionText, _ answer: ChannelAnswer?) -> ChannelAnswer? {
         let known = lookup(version)
         if known.known { return known.answer }
         keep(version, answer)
@@ -28,12 +29,12 @@ struct NothingNewMemo: Sendable {
     }
 
     /// This client's update's answer for `version`: it wins.
-    mutating func updated(_ version: String, _ answer: ChannelAnswer) {
+    mutating func updated(_ version: VersionText, _ answer: ChannelAnswer) {
         entries.removeAll { $0.version == version }
         keep(version, answer)
     }
 
-    private mutating func keep(_ version: String, _ answer: ChannelAnswer?) {
+    private mutating func keep(_ version: VersionText, _ answer: ChannelAnswer?) {
         if entries.count >= Self.capacity { entries.removeFirst() }
         entries.append((version, answer))
     }

@@ -6,7 +6,10 @@ import Glibc
 /// The route of the last request a helper made for the calling thread
 /// ("direct", or "scheme://host:port from ORIGIN"): a check's helper calls
 /// all run on the thread that checks, so its result can tell the proxy of
-/// its last request (docs/design.md, "The desktop's proxy").
+/// its last request (docs/design.md, "The desktop's proxy"). A check takes
+/// it into its result; every other call that may ask a helper (refresh,
+/// update, the store's resolution) takes it when it ends, so a check takes
+/// once and finds only its own.
 package enum ProxyTrace {
     private static let routes = Mutex<[UInt: String]>([:])
     /// How many routes are kept: a check that made no request (a warm one)
