@@ -4,9 +4,10 @@
  * For vg_version_compare, vg_decide (four rotating triples, and the three
  * outcomes MANDATORY / OPTIONAL / UP_TO_DATE in turn) and vg_client_check
  * (a warm local gate document, session_scope=process, the result freed
- * every call: a version that is UP_TO_DATE, and a prompting one, MANDATORY
- * and OPTIONAL in turn, whose title, message, labels and store URL are
- * read) it prints the median ns per call over ROUNDS rounds of N calls, N
+ * every call: a version that is UP_TO_DATE, a prompting one, MANDATORY
+ * and OPTIONAL in turn, and four MANDATORY versions in turn, as a host
+ * showing several apps checks them, each with its title, message, labels
+ * and store URL read) it prints the median ns per call over ROUNDS rounds of N calls, N
  * chosen so a round takes about 20-50 ms, next to a plain-C baseline timed
  * in the same run, and the ratio library/baseline.
  *
@@ -84,6 +85,8 @@ static const char *const outcomes[3][3] = {
 };
 /* Prompting versions for the document: MANDATORY, OPTIONAL. */
 static const char *const prompting[2] = {"1.0.38", "1.0.40"};
+/* Blocked versions, checked in turn: a host showing several apps (SPEC §26). */
+static const char *const blocked[NPAIRS] = {"1.0.38", "1.0.20", "0.9", "1.0.0"};
 static const char document[] =
     "{\"min_required_version_linux\": \"1.0.39\",\n"
     " \"latest_version_linux\": \"1.0.41\",\n"
@@ -152,6 +155,14 @@ static void prompting_library(long n) {
     for (long i = 0; i < n; i++) {
         vg_result *r = NULL;
         vg_client_check(&r, client, prompting[i & 1]);
+        sink = (int)vg_result_status(r) + prompt_texts(r);
+        vg_result_free(r);
+    }
+}
+static void blocked_library(long n) {
+    for (long i = 0; i < n; i++) {
+        vg_result *r = NULL;
+        vg_client_check(&r, client, blocked[i & (NPAIRS - 1)]);
         sink = (int)vg_result_status(r) + prompt_texts(r);
         vg_result_free(r);
     }
@@ -247,6 +258,15 @@ static int sane(void) {
         }
         vg_result_free(r);
     }
+    for (int i = 0; i < NPAIRS; i++) {
+        vg_result *r = NULL;
+        vg_client_check(&r, client, blocked[i]);
+        if (vg_result_status(r) != VG_STATUS_MANDATORY) {
+            fprintf(stderr, "bench: check(%s) is not MANDATORY\n", blocked[i]);
+            ok = 0;
+        }
+        vg_result_free(r);
+    }
     for (int i = 0; i < 2; i++) {
         vg_result *r = NULL;
         vg_client_check(&r, client, prompting[i]);
@@ -291,6 +311,7 @@ int main(void) {
         {"vg_decide M/O/U", "plain_decide", NULL, decide3_library, decide3_plain},
         {"vg_client_check", "stat + decide", "warm_check", check_library, stat_decide_plain},
         {"check, prompting", "stat + decide", "prompting_check", prompting_library, stat_decide_plain},
+        {"check, 4 blocked", "stat + decide", "blocked_check", blocked_library, stat_decide_plain},
     };
     const char *figures_path = getenv("VG_BENCH_FIGURES");
     FILE *figures = figures_path ? fopen(figures_path, "a") : NULL;

@@ -80,6 +80,49 @@ final class GateClientTests: XCTestCase {
         XCTAssertEqual(r.decision.channel?.name, "flatpak (its remote has nothing newer than commit 0123456789ab)")
     }
 
+    /// A host checking several blocked versions in turn (SPEC §26): an
+    /// earlier launch's "nothing newer" is read once per client and version,
+    /// then decides from memory, whichever version came between.
+    func testNothingNewerIsReadOncePerClientAndVersion() throws {
+        let path = try writeFile(makeTemporaryDirectory(self), "gate.json", flat)
+        let options = ["session_scope": "process", "distro_package": "vgdemo-not-installed"]
+        try client(path, options).recordNothingNew(.package(name: "vgdemo"), commit: nil, version: "1.0.38")
+        let host = try client(path, options)
+        let versions = ["1.0.38", "1.0.20", "0.9", "1.0.38", "1.0.20"]
+        XCTAssertEqual(versions.map { check(host, $0).rule }, [.channelBehind, .belowMinimum, .belowMinimum,
+                                                                 .channelBehind, .belowMinimum])
+        let cache = try XCTUnwrap(getenv("XDG_CACHE_HOME").map { String(cString: $0) + "/versiongate" })
+        for file in try FileManager.default.contentsOfDirectory(atPath: cache) where file.hasPrefix("channel-") {
+            try FileManager.default.removeItem(atPath: cache + "/" + file)
+        }
+        XCTAssertEqual(versions.map { check(host, $0).rule }, [.channelBehind, .belowMinimum, .belowMinimum,
+                                                                 .channelBehind, .belowMinimum],
+                       "each version's answer (or its absence) was read once: no file is read again")
+        // New settings are another key: read again, and the file is gone.
+        try host.set("timeout_ms", "2500")
+        XCTAssertEqual(check(host, "1.0.38").rule, .belowMinimum)
+    }
+
+    func testTheNothingNewMemoKeepsAFewVersionsAndTheUpdatesAnswerWins() {
+        let answer = { (served: String) in ChannelAnswer(channel: "package", detail: "test", served: served) }
+        var memo = NothingNewMemo()
+        XCTAssertFalse(memo.lookup(VersionText("1.0")).known)
+        XCTAssertNil(memo.read(VersionText("1.0"), nil), "the file had none")
+        XCTAssertTrue(memo.lookup(VersionText("1.0")).known, "…and that is known")
+        memo.updated(VersionText("1.0"), answer("1.0"))
+        XCTAssertEqual(memo.lookup(VersionText("1.0")).answer?.version, "1.0", "an update's answer replaces the file's")
+        XCTAssertEqual(memo.read(VersionText("1.0"), nil)?.version, "1.0", "a file read meanwhile does not win over it")
+        // The checked version's inline bytes and the update's String are one version.
+        var bytes = Array("1.0".utf8)
+        let inline = bytes.withUnsafeBufferPointer { VersionText($0) }
+        XCTAssertEqual(memo.lookup(inline).answer?.version, "1.0")
+        for minor in 1...NothingNewMemo.capacity { _ = memo.read(VersionText("2.\(minor)"), nil) }
+        XCTAssertFalse(memo.lookup(VersionText("1.0")).known, "the oldest goes first")
+        XCTAssertTrue(memo.lookup(VersionText("2.\(NothingNewMemo.capacity)")).known)
+        bytes = Array("2.1".utf8)
+        XCTAssertTrue(memo.lookup(bytes.withUnsafeBufferPointer { VersionText($0) }).known)
+    }
+
     func testEveryDocumentFailureFailsOpenWithAMessageNamingTheFile() throws {
         let dir = try makeTemporaryDirectory(self)
         let fifo = dir.appendingPathComponent("fifo").path

@@ -62,17 +62,21 @@ int main(int argc, char **argv)
     CHECK(vg_client_set(client, "session_scope", "process") == VG_OK);
 
     /* Warm: the snapshot, the memos and the runtime's first-use caches. */
-    const char *const all[] = {"1.0.41", "1.0.38", "1.0.40"};
-    per_check(client, all, 3);
+    const char *const all[] = {"1.0.41", "1.0.38", "1.0.40", "1.0.20", "0.9", "1.0.0"};
+    per_check(client, all, 6);
 
     const char *const up_to_date[] = {"1.0.41"}, *const mandatory[] = {"1.0.38"}, *const optional[] = {"1.0.40"};
     const char *const prompting[] = {"1.0.38", "1.0.40"};
+    /* A host showing several apps checks several blocked versions in turn. */
+    const char *const blocked[] = {"1.0.38", "1.0.20", "0.9", "1.0.0"};
     double a = per_check(client, up_to_date, 1), m = per_check(client, mandatory, 1);
     double o = per_check(client, optional, 1), p = per_check(client, prompting, 2);
-    printf("note allocations per check: up to date %.2f, MANDATORY %.2f, OPTIONAL %.2f, both in turn %.2f\n",
-           a, m, o, p);
+    double b = per_check(client, blocked, 4);
+    printf("note allocations per check: up to date %.2f, MANDATORY %.2f, OPTIONAL %.2f, both in turn %.2f, "
+           "4 MANDATORY in turn %.2f\n", a, m, o, p, b);
     CHECK(a <= MAX_UP_TO_DATE);
     CHECK(m <= MAX_MANDATORY);
+    CHECK(b <= MAX_MANDATORY);
     CHECK(o <= MAX_OPTIONAL);
 
     /* Still right after all that: the texts are the German catalog's. */
