@@ -85,7 +85,7 @@ static const char *const outcomes[3][3] = {
 };
 /* Prompting versions for the document: MANDATORY, OPTIONAL. */
 static const char *const prompting[2] = {"1.0.38", "1.0.40"};
-/* Blocked versions, checked in turn: a host showing several apps (SPEC §26). */
+/* Blocked versions, checked in turn: a host showing several apps (docs/design.md, "The decision"). */
 static const char *const blocked[NPAIRS] = {"1.0.38", "1.0.20", "0.9", "1.0.0"};
 static const char document[] =
     "{\"min_required_version_linux\": \"1.0.39\",\n"

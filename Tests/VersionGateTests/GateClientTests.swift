@@ -80,7 +80,7 @@ final class GateClientTests: XCTestCase {
         XCTAssertEqual(r.decision.channel?.name, "flatpak (its remote has nothing newer than commit 0123456789ab)")
     }
 
-    /// A host checking several blocked versions in turn (SPEC §26): an
+    /// A host checking several blocked versions in turn (docs/design.md, "The decision"): an
     /// earlier launch's "nothing newer" is read once per client and version,
     /// then decides from memory, whichever version came between.
     func testNothingNewerIsReadOncePerClientAndVersion() throws {

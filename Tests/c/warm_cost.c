@@ -1,4 +1,4 @@
-/* The warm check's cost (SPEC §26, docs/design.md "Sources and the cache"):
+/* The warm check's cost (docs/design.md, "The decision"):
  * one client, session_scope=process, a local document older than 2 s; KIND
  * names the versions checked, one repeated or several in turn, each kind
  * warmed first (every version checked twice). Between two markers

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The warm check's cost held to bounds (SPEC §26): deterministic, not timed.
+"""The warm check's cost held to bounds (docs/design.md, "The decision"): deterministic, not timed.
 
 For each kind of Tests/c/warm_cost.c (UP_TO_DATE, OPTIONAL and MANDATORY,
 each with one version repeated and with several in turn), on one client:

@@ -4,7 +4,7 @@ import VersionGateCore
 /// "Asking the channel"): its own update's answer, or what an earlier
 /// launch's file said, read once per client and version, so a host that
 /// checks several blocked versions in turn reads no file at a warm check
-/// (SPEC §26). A few versions at most: a host checks one app or a handful.
+/// (docs/design.md, "The decision"). A few versions at most: a host checks one app or a handful.
 struct NothingNewMemo: Sendable {
     /// How many versions are kept; the oldest goes first.
     static let capacity = 8
