@@ -93,6 +93,7 @@ int vgcli_explain(const vgcli_args *args) {
     line("url:", vg_result_store_url(result));
     field(result, "why:", "store_note");
     field(result, "web fallback:", "store_web_fallback");
+    field(result, "installed as (what Update does):", "install_kind");
 
     printf("6. Session\n");
     field(result, "a launch now would prompt:", "should_prompt");

@@ -137,9 +137,11 @@ static void close_dialog(progress_view *view) {
     }
 }
 
-/* The app is COMMAND, not this program: its package is the one an update
- * may find (option program), unless --set program= named another. Asked
- * only once Update is chosen, not on every launch. */
+/* The app is COMMAND, not this program: its package or snap is the one an
+ * update may find (option program), unless --set program= named another.
+ * Asked only once Update is chosen, not on every launch. An absolute path
+ * is given as found: /snap/bin/NAME names its snap only before its link to
+ * /usr/bin/snap is followed (the library resolves links itself). */
 static void name_the_program(vg_client *client, const char *command) {
     char *set = NULL;
     if (vg_client_get(client, "program", &set) == VG_OK && set) {
@@ -147,7 +149,7 @@ static void name_the_program(vg_client *client, const char *command) {
         return;
     }
     char *found = vgcli_find_program(command);
-    char *path = found ? realpath(found, NULL) : NULL;
+    char *path = !found ? NULL : found[0] == '/' ? strdup(found) : realpath(found, NULL);
     if (path) vg_client_set(client, "program", path);
     free(path);
     free(found);

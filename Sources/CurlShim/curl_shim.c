@@ -149,6 +149,7 @@ static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *heade
         && SET(CURLOPT_SSL_VERIFYPEER, 1L)
         && SET(CURLOPT_SSL_VERIFYHOST, 2L)
         && (rq->ca_file == NULL || SET(CURLOPT_CAINFO, rq->ca_file))
+        && (rq->unix_socket == NULL || SET(CURLOPT_UNIX_SOCKET_PATH, rq->unix_socket))
         && SET(CURLOPT_PROXY, rq->proxy ? rq->proxy : "")
         && SET(CURLOPT_NOPROXY, no_proxy)
         && SET(CURLOPT_ACCEPT_ENCODING, "")        /* decoded bytes are what the cap counts */

@@ -46,6 +46,7 @@ enum ResultFields {
         ResultField(key: "error_name") { .text(errorName(errorCode($0.failure))) },
         ResultField(key: "fetch_error") { .number(Int64(errorCode($0.fetchFailure))) },
         ResultField(key: "fetch_error_message") { .text($0.fetchFailure?.message) },
+        ResultField(key: "install_kind") { .text($0.installKind) },
         ResultField(key: "latest") { .text($0.latest?.string) },
         ResultField(key: "latest_key") { key($0, GateConfig.latestKey) },
         ResultField(key: "locale") { .text($0.language) },

@@ -45,6 +45,17 @@ package struct CurlTransport: HTTPTransport {
         }
     }
 
+    /// One exchange with a local daemon over its unix socket (snapd's,
+    /// docs/design.md, "Updating a snap"): HTTP/1.1, never a proxy, no
+    /// redirect followed; the URL's host is only the Host header.
+    package func send(_ request: HTTPRequest, overSocket socket: String,
+                      limits: TransportLimits) throws(TransportError) -> HTTPResponse {
+        let exchange = try perform(url: request.url, body: request.body, headers: request.headers,
+                                   timeoutMs: limits.timeoutMs, limits: limits, originalURL: request.url,
+                                   unixSocket: socket)
+        return HTTPResponse(status: exchange.status, headers: exchange.headers, body: exchange.body, url: request.url)
+    }
+
     private struct Exchange {
         package let status: Int
         package let headers: [(name: String, value: String)]
@@ -53,13 +64,15 @@ package struct CurlTransport: HTTPTransport {
     }
 
     private func perform(url: String, body: [UInt8]?, headers: [(name: String, value: String)], timeoutMs: Int,
-                         limits: TransportLimits, originalURL: String) throws(TransportError) -> Exchange {
+                         limits: TransportLimits, originalURL: String,
+                         unixSocket: String? = nil) throws(TransportError) -> Exchange {
         var response = vgh_response()
         let lines = headers.map { "\($0.name): \($0.value)" }
-        let route = Self.route(for: url, limits.proxy)
+        let route = unixSocket == nil ? Self.route(for: url, limits.proxy) : nil
         let outcome: vgh_outcome = withCStrings(lines) { headerPointers in
             (route?.proxy ?? "").withCString { proxy in
             withOptionalCString(limits.caFile) { caFile in
+            withOptionalCString(unixSocket) { socket in
                 (body ?? []).withUnsafeBytes { bodyBytes in
                     url.withCString { urlPointer in
                         var request = vgh_request()
@@ -74,9 +87,11 @@ package struct CurlTransport: HTTPTransport {
                         request.max_header_bytes = limits.maxHeaderBytes
                         request.ca_file = caFile
                         request.proxy = proxy
+                        request.unix_socket = socket
                         return vgh_perform(&request, &response)
                     }
                 }
+            }
             }
             }
         }

@@ -47,6 +47,9 @@ package enum HelperService {
         case .update(let update):
             switch update.kind {
             case .flatpak, .package: UpdateService.update(update.kind, maxSeconds: update.maxSeconds, interim: interim)
+            case .snap(let name, let channel):
+                SnapdRefresh.update(name: name, channel: channel, maxSeconds: update.maxSeconds, limits: update.limits,
+                                    send: interim)
             case .appImage(let path): AppImageUpdate.update(path: path, update: update, send: interim)
             }
         case .restart(let restart): UpdateService.restart(restart)

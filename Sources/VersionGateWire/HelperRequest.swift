@@ -112,6 +112,8 @@ package enum HelperRequest: Sendable {
             case appImage(path: String)
             /// The installed distribution package `name`, through PackageKit.
             case package(name: String)
+            /// The snap `name`, refreshed by snapd (its tracked channel, or `channel`).
+            case snap(name: String, channel: String?)
 
             /// Its name in events and messages.
             package var name: String {
@@ -119,6 +121,7 @@ package enum HelperRequest: Sendable {
                 case .flatpak: "flatpak"
                 case .appImage: "appimage"
                 case .package: "package"
+                case .snap: "snap"
                 }
             }
         }
@@ -204,6 +207,10 @@ package enum HelperRequest: Sendable {
             case .flatpak: message.add("kind", "flatpak")
             case .appImage(let path): message.add("kind", "appimage"); message.add("path", path)
             case .package(let name): message.add("kind", "package"); message.add("package", name)
+            case .snap(let name, let channel):
+                message.add("kind", "snap")
+                message.add("snap", name)
+                if let channel { message.add("channel", channel) }
             }
             message.add("max_seconds", String(update.maxSeconds))
             message.add("timeout_ms", String(update.limits.timeoutMs))
@@ -333,6 +340,9 @@ package enum HelperRequest: Sendable {
             case ("package"?, _):
                 guard let name = message.value("package") else { return .failure(malformed) }
                 kind = .package(name: name)
+            case ("snap"?, _):
+                guard let name = message.value("snap"), SnapName.isValid(name) else { return .failure(malformed) }
+                kind = .snap(name: name, channel: message.value("channel"))
             default: return .failure(malformed)
             }
             var limits = TransportLimits()

@@ -20,6 +20,7 @@ let declaredResultKeys = [
     "error_name",
     "fetch_error",
     "fetch_error_message",
+    "install_kind",
     "latest",
     "latest_key",
     "locale",

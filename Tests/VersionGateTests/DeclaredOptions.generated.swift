@@ -34,6 +34,8 @@ let declaredOptions: [(key: String, accepts: String, defaultValue: String?)] = [
     ("flathub_endpoint", "https:// URL", "https://flathub.org"),
     ("github_api_endpoint", "https:// URL", "https://api.github.com"),
     ("distro_package", "a Debian package name, [a-z0-9.+-]{1,128}", nil),
+    ("snap_name", "a snap's store name, [a-z0-9-]{1,40} with a letter", nil),
+    ("snap_channel", "a snap channel, e.g. latest/stable or 2/beta", nil),
     ("program", "absolute path of the app's program", nil),
     ("allowed_url_schemes", "comma-separated subset of https, appstream, snap, itms-apps", "appstream,https,itms-apps,snap"),
     ("allowed_url_hosts", "comma-separated host names", "apps.apple.com,flathub.org,itunes.apple.com,snapcraft.io"),

@@ -260,8 +260,9 @@ final class GateClientTests: XCTestCase {
             "store_note", "rollout_percent", "rule", "reason", "blocked_versions", "min_required_effective_at",
             "rollout_bucket", "release_notes", "blocked_versions_key", "latest_key", "min_required_key",
             "min_required_effective_at_key", "rollout_percent_key", "channel", "channel_version",
-            "managed", "managed_message", "managed_url", "policy_files", "proxy", "proxy_from",
+            "managed", "managed_message", "managed_url", "policy_files", "proxy", "proxy_from", "install_kind",
         ])
+        XCTAssertNotNil(object?["install_kind"] as? String, "how this test process was installed, never null here")
         XCTAssertEqual(object?["min_required_key"] as? String, "min_required_version_linux")
         XCTAssertEqual(object?["rollout_percent_key"] as? String, "latest_version_linux_rollout_percent")
     }

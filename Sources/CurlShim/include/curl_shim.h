@@ -40,6 +40,7 @@ typedef struct vgh_request {
     const char *ca_file;           /* NULL = the system trust store */
     const char *proxy;             /* the proxy to use, "" = none (direct); never NULL: the
                                       caller chose (docs/design.md, "The desktop's proxy") */
+    const char *unix_socket;       /* NULL, or the unix socket to talk HTTP over (snapd's) */
 } vgh_request;
 
 typedef struct vgh_response {

@@ -217,6 +217,10 @@ void vg_client_free(vg_client *client);
  *       Base URL of the GitHub REST API, asked for the release an AppImage's gh-releases-zsync update information names.
  *   "distro_package": a Debian package name, [a-z0-9.+-]{1,128}; default none.
  *       The distribution package the app comes from: before a MANDATORY blocks, its candidate in apt's lists is asked, and Update updates it through PackageKit (not the Firebase package_name).
+ *   "snap_name": a snap's store name, [a-z0-9-]{1,40} with a letter; default none.
+ *       The snap the app comes from, when its program is not under /snap: Update asks snapd to refresh it (docs/design.md, "Updating a snap"); inside a snap, $SNAP_NAME.
+ *   "snap_channel": a snap channel, e.g. latest/stable or 2/beta; default none.
+ *       The channel Update asks snapd to refresh the snap from (unset: the channel it tracks).
  *   "program": absolute path of the app's program; default none.
  *       The app's program; with distro_package unset, Update updates the distribution package that owns it at the checked version (unset: this process's program; versiongate exec sets COMMAND's).
  *   "allowed_url_schemes": comma-separated subset of https, appstream, snap, itms-apps; default appstream,https,itms-apps,snap.
@@ -553,6 +557,10 @@ const char *vg_result_rule(const vg_result *result);
  *   error_name                 text    the error code's name, e.g. "VG_OK"
  *   fetch_error                number  a failed fetch although a config decided (else 0)
  *   fetch_error_message        text    the failed fetch's message, or null
+ *   install_kind               text    how the app was installed, which says what Update does (1.5): "flatpak",
+ *                                      "snap", "appimage", "package" (distro_package set, or a program where
+ *                                      packages install it), "nix", "ostree", "homebrew" or "unknown"; null
+ *                                      when no config decided
  *   latest                     text    vg_result_latest
  *   latest_key                 text    the key latest came from, e.g. "latest_version_linux" (1.3), or null
  *   locale                     text    the language of the texts, e.g. "de"

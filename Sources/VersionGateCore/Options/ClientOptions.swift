@@ -65,6 +65,10 @@ package struct ClientOptions: Sendable, Equatable {
     package var distroPackage: String?
     /// The app's program, whose package owner Update may update; nil: this process's.
     package var program: String?
+    /// The snap the app comes from (its program need not be under /snap), and
+    /// the channel Update refreshes it from (nil: the one it tracks).
+    package var snapName: String?
+    package var snapChannel: String?
     package var urlPolicy = StoreURLPolicy.standard
     /// Checked when used: the host list may be set after it.
     package var fallbackURL: String?
@@ -249,6 +253,21 @@ extension ClientOptions {
                                        + "1-128 characters of a-z, 0-9, ., + and -, starting with a letter or digit")
             }
             o.distroPackage = v
+        },
+        OptionSpec(key: "snap_name") { o, v throws(GateFailure) in
+            guard SnapName.isValid(v) else {
+                throw .invalidArgument("snap_name \(OneLine.quoted(v, max: 64)) must be a snap's name: 1-40 characters "
+                                       + "of a-z, 0-9 and -, with a letter, no - first, last or twice")
+            }
+            o.snapName = v
+        },
+        OptionSpec(key: "snap_channel") { o, v throws(GateFailure) in
+            guard (1...128).contains(v.utf8.count), v.utf8.first != UInt8(ascii: "/"),
+                  v.utf8.allSatisfy({ ASCII.isLowercaseLetter($0) || ASCII.isDigit($0) || "./-_".utf8.contains($0) }) else {
+                throw .invalidArgument("snap_channel \(OneLine.quoted(v, max: 64)) must be a channel: "
+                                       + "[track/]risk[/branch] of a-z, 0-9, ., -, _")
+            }
+            o.snapChannel = v
         },
         OptionSpec(key: "program") { o, v throws(GateFailure) in o.program = try absolutePath("program", v) },
         OptionSpec(key: "allowed_url_schemes", read: { $0.urlPolicy.allowedSchemes.sorted().joined(separator: ",") }) { o, v throws(GateFailure) in

@@ -27,7 +27,9 @@ package struct ChannelAsker: Sendable {
     /// Whether any channel could be known: options that name one, a snap,
     /// or a Flatpak (its remote's answer at Update). Cheap: read first.
     package static func mayAsk(_ options: ClientOptions, _ sandbox: Sandbox) -> Bool {
-        if options.distroPackage != nil || options.program != nil || sandbox.isFlatpakApp { return true }
+        if options.distroPackage != nil || options.program != nil || options.snapName != nil || sandbox.isFlatpakApp {
+            return true
+        }
         switch options.store {   // a switch: this enum's != is a generic call
         case .url: return sandbox.snapName != nil
         case .flathub, .snap, .appstore: return true
@@ -64,7 +66,7 @@ package struct ChannelAsker: Sendable {
     /// The store's name of this snap: inside one, the sandbox's; outside,
     /// `app_id` with `store=snap`.
     private var snapName: String? {
-        sandbox.snapName ?? (options.store == .snap ? options.appID : nil)
+        sandbox.snapName ?? options.snapName ?? (options.store == .snap ? options.appID : nil)
     }
 
     /// What `question`'s channel serves: from the cache (fresh; or stale
@@ -305,37 +307,56 @@ package struct ChannelAsker: Sendable {
 
     private static func flatpakKey(_ commit: String) -> String { "flatpak nothing new \(commit)" }
 
-    // MARK: A distribution package's channel, at Update time
+    // MARK: A distribution package's or a snap's channel, at Update time
 
     /// PackageKit had nothing newer than `version` for `package`, the app's
-    /// (`distro_package`, or the owner of its program): kept like the
-    /// Flatpak remote's NOTHING_NEW, for this app and version.
+    /// (`distro_package`, or the owner of its program), or snapd for the
+    /// snap `package` in the channel it tracks: kept like the Flatpak
+    /// remote's NOTHING_NEW, for this app and version.
     /// Returned as well, as recordNothingNew's is.
-    package func recordPackageNothingNew(package: String, version: String, now: Int64) -> ChannelAnswer {
-        var entry = ChannelEntry(key: Self.packageKeyPrefix(options) + version, architecture: Self.architecture)
+    package func recordNothingNewer(_ channel: NothingNewer, package: String, version: String,
+                                    now: Int64) -> ChannelAnswer {
+        let key = channel.rawValue + Self.nothingNewerKeyApp(options) + version
+        var entry = ChannelEntry(key: key, architecture: Self.architecture)
         (entry.served, entry.confirmedAt, entry.problem) = (version, now, package)
         PrivateDirectory(base: environment.cacheHome, files: files)?.write(Self.fileName(entry.key), entry.encoded())
-        return Self.packageAnswer(package: package, served: version)
+        return channel.answer(package: package, served: version)
     }
 
-    /// The answer an earlier launch's PackageKit "nothing newer" left for
-    /// this app at `version`, if any; `keyPrefix` is `packageKeyPrefix`'s.
-    package func packageNothingNewAnswer(keyPrefix: String, version: String, now: Int64) -> ChannelAnswer? {
-        guard let cache = PrivateDirectory(base: environment.cacheHome, files: files),
-              let entry = read(cache, key: keyPrefix + version), let served = entry.served,
-              let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { return nil }
-        return Self.packageAnswer(package: entry.problem, served: served)
+    /// The answer an earlier launch's "nothing newer" (PackageKit's, else
+    /// snapd's) left for this app at `version`, if any; `keyApp` is
+    /// `nothingNewerKeyApp`'s.
+    package func nothingNewerAnswer(keyApp: String, version: String, now: Int64) -> ChannelAnswer? {
+        guard let cache = PrivateDirectory(base: environment.cacheHome, files: files) else { return nil }
+        for channel in NothingNewer.allCases {
+            guard let entry = read(cache, key: channel.rawValue + keyApp + version), let served = entry.served,
+                  let age = entry.age(at: now), age < max(options.cacheTTLSeconds, 3600) else { continue }
+            return channel.answer(package: entry.problem, served: served)
+        }
+        return nil
     }
 
-    private static func packageAnswer(package: String?, served: String) -> ChannelAnswer {
-        ChannelAnswer(channel: "package", detail: "PackageKit has nothing newer for \(package ?? "its package")",
-                      served: served)
+    /// Whose "nothing newer" it was, and how the key starts.
+    package enum NothingNewer: String, CaseIterable, Sendable {
+        case package = "package nothing new"
+        case snap = "snap nothing new"
+
+        func answer(package: String?, served: String) -> ChannelAnswer {
+            switch self {
+            case .package:
+                ChannelAnswer(channel: "package", detail: "PackageKit has nothing newer for \(package ?? "its package")",
+                              served: served)
+            case .snap:
+                ChannelAnswer(channel: "snap", detail: "snapd has nothing newer for \(package ?? "the snap") in its channel",
+                              served: served)
+            }
+        }
     }
 
     /// This app (its source and id), the version to follow: the launch
     /// after Update names no program, so the key does not depend on one.
-    package static func packageKeyPrefix(_ options: ClientOptions) -> String {
-        "package nothing new \(options.assignments["source"] ?? "") \(options.appID ?? "") "
+    package static func nothingNewerKeyApp(_ options: ClientOptions) -> String {
+        " \(options.assignments["source"] ?? "") \(options.appID ?? "") "
     }
 
     // MARK: The cache: one entry per question, and its lock

@@ -16,8 +16,8 @@ package final class GateClient: Sendable {
         let source: (any ConfigSource)?
         let sourceFailure: GateFailure?
         let managed: ManagedFacts
-        /// The start of this app's PackageKit "nothing newer" cache key (ChannelAsker.packageKeyPrefix).
-        let nothingNewKeyPrefix: String
+        /// This app's part of its "nothing newer" cache keys (ChannelAsker.nothingNewerKeyApp).
+        let nothingNewKeyApp: String
         init(_ requested: ClientOptions, helper: any HelperDoor, policy: AdministratorPolicy) {
             self.requested = requested
             let keys = policy.keys(appID: requested.appID)
@@ -27,7 +27,7 @@ package final class GateClient: Sendable {
             if let source = keys.source { try? options.set("source", source.value) }
             options.networkForbiddenBy = keys.network.flatMap { $0.value ? nil : $0.file }
             self.options = options
-            nothingNewKeyPrefix = ChannelAsker.packageKeyPrefix(options)
+            nothingNewKeyApp = ChannelAsker.nothingNewerKeyApp(options)
             switch SourceFactory.make(options, helper: helper) {
             case .success(let source): (self.source, sourceFailure) = (source, nil)
             case .failure(let failure): (source, sourceFailure) = (nil, failure)
@@ -97,7 +97,7 @@ package final class GateClient: Sendable {
     /// What an update in place needs of the options: each request's
     /// timeout and CA file, where a GitHub release is asked, the trusted keys.
     var updateSettings: (limits: TransportLimits, gitHubAPI: String, trustedKeys: String?, distroPackage: String?,
-                         program: String?, refusal: String?) {
+                         program: String?, refusal: String?, snapName: String?, snapChannel: String?) {
         let settings = state.withLock { $0.settings }
         let options = settings.options
         var limits = TransportLimits()
@@ -105,7 +105,7 @@ package final class GateClient: Sendable {
         limits.caFile = options.tlsCAFile
         limits.proxy = options.proxy
         return (limits, options.gitHubAPIEndpoint, options.assignments["trusted_keys"], options.distroPackage,
-                options.program, settings.managed.noUpdateInPlace)
+                options.program, settings.managed.noUpdateInPlace, options.snapName, options.snapChannel)
     }
 
     /// What the log callback hears (option `log_level`).
@@ -256,8 +256,12 @@ package final class GateClient: Sendable {
     private func frame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource,
                        last: ResultFrame?) -> ResultFrame {
         if let last, last.isFrame(of: snapshot, settings) { return last }
-        let made = ResultFrame(snapshot: snapshot, options: settings.options, identity: settings, source: source.name,
-                               environment: self.system.environment)
+        let options = settings.options
+        let made = ResultFrame(snapshot: snapshot, options: options, identity: settings, source: source.name,
+                               environment: self.system.environment,
+                               installKind: InPlaceUpdate.installKind(sandbox: system.sandbox, program: options.program,
+                                                                      snapName: options.snapName,
+                                                                      distroPackage: options.distroPackage))
         // Kept only for the settings it was made with: a `set` meanwhile wins.
         state.withLock { if $0.settings === settings { $0.frame = made } }
         return made
@@ -311,8 +315,7 @@ package final class GateClient: Sendable {
         if known.known { return known.answer }
         let answer = ChannelAsker(options: settings.options, environment: system.environment, files: system.files,
                                   sandbox: system.sandbox)
-            .packageNothingNewAnswer(keyPrefix: settings.nothingNewKeyPrefix, version: version.string,
-                                     now: system.wallClock())
+            .nothingNewerAnswer(keyApp: settings.nothingNewKeyApp, version: version.string, now: system.wallClock())
         return state.withLock { current in
             current.settings === settings ? current.nothingNew.read(version, answer) : answer
         }
@@ -333,7 +336,9 @@ package final class GateClient: Sendable {
             guard let commit else { return }
             answer = asker.recordNothingNew(commit: commit, version: version, now: system.wallClock())
         case .package(let name):
-            answer = asker.recordPackageNothingNew(package: name, version: version, now: system.wallClock())
+            answer = asker.recordNothingNewer(.package, package: name, version: version, now: system.wallClock())
+        case .snap(let name, _):
+            answer = asker.recordNothingNewer(.snap, package: name, version: version, now: system.wallClock())
         case .appImage:
             return
         }

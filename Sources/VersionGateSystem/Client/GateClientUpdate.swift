@@ -19,7 +19,8 @@ extension GateClient {
         // docs/design.md, "The administrator's policy": nothing installed, not even asked for.
         if let refusal = settings.refusal { return (.refused, GateFailure(.update, refusal)) }
         let found = InPlaceUpdate.kind(sandbox: system.sandbox, distroPackage: settings.distroPackage,
-                                       program: settings.program, version: result.current)
+                                       program: settings.program, version: result.current,
+                                       snapName: settings.snapName, snapChannel: settings.snapChannel)
         let kind = try? found.get()
         // Where nothing can be updated in place nothing happens, so nothing is told.
         let tell = kind == nil ? nil : tell

@@ -75,6 +75,7 @@ package final class GateResult: Sendable {
     package var fetchFailure: GateFailure? { loaded?.fetchFailure }
     package var current: String? { decision.currentText }
     package var source: String? { frame.source }
+    package var installKind: String? { frame.installKind }
     package var minRequired: CText? { decision.snapshot?.minRequired }
     package var latest: CText? { decision.snapshot?.latest }
     package var templateVersion: Int64? { decision.snapshot?.templateVersion }

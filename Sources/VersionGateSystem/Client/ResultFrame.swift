@@ -24,6 +24,8 @@ package final class ResultFrame: Sendable {
     /// A problem that did not stop the decision (VG_ECONFIG), and its C string.
     package let failure: GateFailure?
     package let errorMessage: CText?
+    /// How the app was installed (InPlaceUpdate.installKind), for the result's install_kind.
+    package let installKind: String?
     /// The OPTIONAL session key is `source \0 platform \0 current \0 latest`:
     /// all but the current version, made once.
     private let sessionKeyHead, sessionKeyTail: String
@@ -34,8 +36,9 @@ package final class ResultFrame: Sendable {
     private let promptState = Mutex<PromptState??>(nil)
 
     init(snapshot: GateSnapshot, options: ClientOptions, identity: any AnyObject & Sendable, source: String,
-         environment: CheckEnvironment) {
+         environment: CheckEnvironment, installKind: String? = nil) {
         self.environment = environment
+        self.installKind = installKind
         self.snapshot = snapshot
         self.options = identity
         self.source = source
@@ -53,6 +56,7 @@ package final class ResultFrame: Sendable {
     /// A result that no config decided: nothing but the source's name and why.
     init(failOpen failure: GateFailure, source: String?, language: String) {
         (snapshot, options, self.source, self.failure, environment) = (nil, nil, source, failure, nil)
+        installKind = nil
         (localeOption, fixedLanguage, optionDecidesLocale) = (nil, language, false)
         errorMessage = CText(failure.message)
         (sessionKeyHead, sessionKeyTail) = ("", "")

@@ -34,16 +34,36 @@ package enum InPlaceUpdate {
 
     /// What this process can update in place: its Flatpak (the sandbox's
     /// `/.flatpak-info`, which the portal reads), else its AppImage, else
-    /// the distribution package `distroPackage` names or
+    /// its snap (inside a classic one, `snapName`, or a program under
+    /// /snap), else the distribution package `distroPackage` names or
     /// that owns the app's program at `version` (PackageOwner): `program`,
     /// else this process's; else why none, for the store fallback's message.
-    package static func kind(sandbox: Sandbox, distroPackage: String?, program: String?,
-                             version: String?) -> Result<HelperRequest.Update.Kind, Refusal> {
+    /// Where nothing may update (inside a strict snap, the Nix store, an
+    /// rpm-ostree system, a Homebrew cask) the refusal says what works
+    /// there, and nothing is asked (docs/design.md, "Updating a snap").
+    package static func kind(sandbox: Sandbox, distroPackage: String?, program: String?, version: String?,
+                             snapName: String? = nil, snapChannel: String? = nil,
+                             ostreeBooted: Bool = InstallPlace.isOstreeBooted) -> Result<HelperRequest.Update.Kind, Refusal> {
         if sandbox.isFlatpakApp { return .success(.flatpak) }
-        if let path = sandbox.appImage { return .success(.appImage(path: path)) }
+        if let path = sandbox.appImage {
+            if let cask = InstallPlace.homebrewCask(path) { return .failure(Refusal(InstallPlace.homebrewRemedy(cask))) }
+            return .success(.appImage(path: path))
+        }
+        if sandbox.kind == .snap, let name = sandbox.snapName {
+            guard sandbox.isClassicSnap else { return .failure(Refusal(InstallPlace.strictSnapRemedy(name))) }
+            return .success(.snap(name: name, channel: snapChannel))
+        }
+        let path = program ?? "/proc/self/exe"
+        let target = resolved(path)
+        if let name = snapName ?? SnapName.owning(programPath: path) ?? target.flatMap(SnapName.owning(programPath:)) {
+            return .success(.snap(name: name, channel: snapChannel))
+        }
+        if InstallPlace.isNixStore(target ?? path) { return .failure(Refusal(InstallPlace.nixRemedy)) }
+        // PackageKit does not run on an image-based system: never asked there.
+        if ostreeBooted { return .failure(Refusal(InstallPlace.ostreeRemedy)) }
         if let distroPackage { return .success(.package(name: distroPackage)) }
         let why: String
-        switch (resolved(program ?? "/proc/self/exe"), version) {
+        switch (target, version) {
         case (nil, _): why = "\(program ?? "this program")'s path cannot be resolved"
         case (_, nil): why = "the running version is unknown"
         case (let path?, _) where !path.hasPrefix("/usr/") && !path.hasPrefix("/opt/") || path.hasPrefix("/usr/local/"):
@@ -56,6 +76,27 @@ package enum InPlaceUpdate {
         }
         return .failure(Refusal("neither inside a Flatpak (\(flatpakInfo) is missing) nor an AppImage ($APPIMAGE is unset) "
                                 + "nor from a distribution package (\(why)): update from the store"))
+    }
+
+    /// How the app was installed, as the result's `install_kind` names it:
+    /// what `kind` would update, from the same facts, without asking a
+    /// package manager (a program where packages install programs counts
+    /// as a package), and the installs nothing may update.
+    package static func installKind(sandbox: Sandbox, program: String?, snapName: String?, distroPackage: String?,
+                                    ostreeBooted: Bool = InstallPlace.isOstreeBooted) -> String {
+        if sandbox.isFlatpakApp || sandbox.kind == .flatpak { return "flatpak" }
+        if let path = sandbox.appImage { return InstallPlace.homebrewCask(path) == nil ? "appimage" : "homebrew" }
+        if sandbox.kind == .snap || snapName != nil { return "snap" }
+        let path = program ?? "/proc/self/exe"
+        let target = resolved(path)
+        if SnapName.owning(programPath: path) ?? target.flatMap(SnapName.owning(programPath:)) != nil { return "snap" }
+        if InstallPlace.isNixStore(target ?? path) { return "nix" }
+        if ostreeBooted { return "ostree" }
+        if distroPackage != nil { return "package" }
+        if let target, target.hasPrefix("/usr/") && !target.hasPrefix("/usr/local/") || target.hasPrefix("/opt/") {
+            return "package"
+        }
+        return "unknown"
     }
 
     /// Why nothing here can be updated in place.
@@ -71,8 +112,8 @@ package enum InPlaceUpdate {
         return String(validatingCString: path)
     }
 
-    /// Set once a package's update installed here: a restart then starts
-    /// the program again, the new version at the same path.
+    /// Set once a package's or a snap's update installed here: a restart
+    /// then starts the program again, the new version at the same path.
     private static let updatedPackage = Mutex(false)
 
     /// Updates this app through the helper. `onProgress` is called on this
@@ -103,8 +144,10 @@ package enum InPlaceUpdate {
             return Report(.cancelled, "cancelled by the host: the AppImage is unchanged")
         case (.success(nil), .package):
             return Report(.cancelled, "cancelled by the host: PackageKit's transaction is cancelled")
+        case (.success(nil), .snap):
+            return Report(.cancelled, "cancelled by the host: snapd's change is aborted")
         case (.success(.updated(let outcome, let message)?), _):
-            if outcome == .installed, case .package = kind { updatedPackage.withLock { $0 = true } }
+            if outcome == .installed, kind.restartsByPath { updatedPackage.withLock { $0 = true } }
             return Report(outcome, message)
         case (.success(.failed(let failure)?), _): return Report(.failed, failure.message)
         case (.success(let other?), _): return Report(.failed, "the helper answered an update with \(other)")
@@ -123,8 +166,8 @@ package enum InPlaceUpdate {
         if !sandbox.isFlatpakApp {
             if let path = sandbox.appImage { return start(path, arguments: arguments, wait: wait) }
             guard updatedPackage.withLock({ $0 }) else {
-                return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage, and no package was updated "
-                                            + "here: nothing to restart into"))
+                return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage, and no package or snap "
+                                            + "was updated here: nothing to restart into"))
             }
             let program = arguments[0].contains("/") ? arguments[0]
                 : POSIXProcesses.resolve(arguments[0], path: CheckEnvironment.current().value("PATH"))
