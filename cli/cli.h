@@ -207,7 +207,9 @@ void vgcli_reap(pid_t pid);
  * returned: the caller opens the store. -1: installed, but the new version
  * could not be started (said). 2: the app's remote has nothing newer
  * (VG_UPDATE_NOTHING_NEW); the client now knows it (in memory), and a
- * check again on it says whether this version may run. */
+ * check again on it says whether this version may run. 3: the update
+ * installs once the app has exited (VG_UPDATE_AFTER_EXIT, inside a strict
+ * snap; said): the caller opens the store and does not start the app. */
 int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_place place, char **command,
                           int *status);
 

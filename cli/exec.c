@@ -63,7 +63,8 @@ typedef enum after_prompt {
     CARRY_ON,     /* COMMAND starts, unless MANDATORY */
     RESTARTED,    /* the updated app ran in our place: exit with its status */
     UPDATED,      /* installed, but not started: MANDATORY still blocks the old COMMAND */
-    NOTHING_NEW   /* nothing newer to install: the client knows; check again */
+    NOTHING_NEW,  /* nothing newer to install: the client knows; check again */
+    QUIT          /* the update installs once the app has exited: the store opened, the app not started */
 } after_prompt;
 
 /* "shown", then what the user chose, then the update: in place inside a
@@ -77,6 +78,10 @@ static after_prompt answered(vg_client *client, const vg_result *result, const v
     if (answer != VGCLI_UPDATE) return CARRY_ON;
     int updated = vgcli_update_in_place(client, result, place, command, status);
     if (updated == 2) return NOTHING_NEW;
+    if (updated == 3) {
+        open_store(client, result, prompt->url);
+        return QUIT;
+    }
     if (updated > 0) return RESTARTED;
     if (updated < 0) return UPDATED;
     open_store(client, result, prompt->url);
@@ -128,7 +133,9 @@ static int offer(vg_client *client, const vg_result *result, const vgcli_prompt 
     if (answer == VGCLI_NOT_SHOWN && place != VGCLI_PLACE_NONE && vgcli_notify(prompt) != 0)
         vgcli_stderr_prompt(prompt);
     int status = 0;
-    return answered(client, result, prompt, answer, place, command, &status) == RESTARTED ? status : -1;
+    after_prompt after = answered(client, result, prompt, answer, place, command, &status);
+    if (after == QUIT) return 0;
+    return after == RESTARTED ? status : -1;
 }
 
 int vgcli_exec(const vgcli_args *args) {

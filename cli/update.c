@@ -169,6 +169,12 @@ int vgcli_update_in_place(vg_client *client, const vg_result *result, vgcli_plac
     sigaction(SIGPIPE, &saved, NULL);
     if (place == VGCLI_PLACE_TERMINAL && view.last >= 0) printf("\n");
     fflush(stdout);
+    if (code != VG_OK && outcome == VG_UPDATE_AFTER_EXIT) {
+        /* Inside a strict snap: snapd refreshes it once it has exited. */
+        const char *why = vg_client_last_error(client);
+        fprintf(stderr, "versiongate: %s; opening the store, and the app does not start\n", why ? why : vg_strerror(code));
+        return 3;
+    }
     if (code != VG_OK && outcome == VG_UPDATE_NOTHING_NEW) {
         /* Why, in one line, before the check that follows decides anything. */
         const char *why = vg_client_last_error(client);

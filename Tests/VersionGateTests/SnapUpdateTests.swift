@@ -131,7 +131,9 @@ final class SnapUpdateTests: XCTestCase {
         XCTAssertEqual(try kind(program: "/usr/bin/true", snapName: "acme").get(), .snap(name: "acme", channel: "latest/candidate"))
         XCTAssertEqual(try kind(Sandbox(kind: .snap, snapName: "acme", isClassicSnap: true)).get(),
                        .snap(name: "acme", channel: "latest/candidate"), "a classic snap asks snapd itself")
-        let strict = refusal(kind(Sandbox(kind: .snap, snapName: "acme")))
+        let strictly = kind(Sandbox(kind: .snap, snapName: "acme"))
+        if case .failure(let why) = strictly { XCTAssertEqual(why.outcome, .afterExit) } else { XCTFail("updates") }
+        let strict = refusal(strictly)
         XCTAssertTrue(strict.contains("strict confinement") && strict.contains("once the app is closed"), strict)
         XCTAssertTrue(refusal(kind(program: "/nix/store/abc-acme-1.0/bin/acme")).contains("Nix configuration"))
         let ostree = refusal(kind(program: "/usr/bin/true", distro: "acme", ostree: true))

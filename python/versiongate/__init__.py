@@ -119,6 +119,7 @@ class UpdateOutcome(enum.IntEnum):
     CANCELLED = 6
     NOTHING_NEW = 7
     VERIFY_FAILED = 8
+    AFTER_EXIT = 9
     # END GENERATED update_outcomes
 
 

@@ -19,7 +19,8 @@ enum {
     VGP_FAILED = 5,
     VGP_CANCELLED = 6,
     VGP_NOTHING_NEW = 7,
-    VGP_VERIFY_FAILED = 8
+    VGP_VERIFY_FAILED = 8,
+    VGP_AFTER_EXIT = 9
     /* END GENERATED update_outcomes */
 };
 

@@ -637,25 +637,33 @@ typedef enum vg_update_outcome {
     /* BEGIN GENERATED update_outcomes (scripts/generate) */
     VG_UPDATE_INSTALLED = 0,         /* the new version is installed: vg_client_restart starts it */
     VG_UPDATE_NOT_FLATPAK = 1,       /* neither inside a Flatpak (no /.flatpak-info) nor an
-                                        AppImage ($APPIMAGE unset) nor from a known distribution
-                                        package: open the store */
+                                        AppImage ($APPIMAGE unset) nor a snap nor from a known
+                                        distribution package, or an install nothing here may update
+                                        (Nix, rpm-ostree, Homebrew: the message says what does):
+                                        open the store */
     VG_UPDATE_UNAVAILABLE = 2,       /* no way to the portal: no helper, no GIO, no session bus,
                                         no org.freedesktop.portal.Flatpak, or one older than 2;
                                         an AppImage without update information, or in a
                                         directory this user cannot write; no system bus, no
-                                        PackageKit, or the package is not installed */
+                                        PackageKit, or the package is not installed; no snapd, or
+                                        the snap is not installed */
     VG_UPDATE_REFUSED = 3,           /* the user or the permission store said no (AccessDenied);
-                                        polkit did not authorize PackageKit (not-authorized) */
+                                        polkit did not authorize PackageKit (not-authorized) or
+                                        snapd (login-required), or its password dialog was cancelled */
     VG_UPDATE_NEEDS_PERMISSIONS = 4, /* the new version asks for more sandbox permissions than
                                         this one has; the portal refuses those (NotSupported) */
     VG_UPDATE_FAILED = 5,            /* the portal or flatpak failed (its message says how) */
     VG_UPDATE_CANCELLED = 6,         /* the progress callback returned nonzero: the call returned
                                         at once; the portal may still finish installing */
-    VG_UPDATE_NOTHING_NEW = 7,       /* the app's Flatpak remote, or PackageKit after refreshing
-                                        its lists, has nothing newer installed or to install */
-    VG_UPDATE_VERIFY_FAILED = 8      /* since 1.3: the new file did not match its control file's
+    VG_UPDATE_NOTHING_NEW = 7,       /* the app's Flatpak remote, PackageKit after refreshing
+                                        its lists, or snapd in the snap's channel has nothing newer
+                                        installed or to install */
+    VG_UPDATE_VERIFY_FAILED = 8,     /* since 1.3: the new file did not match its control file's
                                         checksums or its signature; nothing was replaced; or the
                                         package's update is not from a trusted repository */
+    VG_UPDATE_AFTER_EXIT = 9         /* since 1.5: inside a strictly confined snap, which cannot
+                                        refresh itself: snapd installs the update once the app has
+                                        exited; open the store and quit without starting the app */
     /* END GENERATED update_outcomes */
 } vg_update_outcome;
 

@@ -50,7 +50,9 @@ package enum InPlaceUpdate {
             return .success(.appImage(path: path))
         }
         if sandbox.kind == .snap, let name = sandbox.snapName {
-            guard sandbox.isClassicSnap else { return .failure(Refusal(InstallPlace.strictSnapRemedy(name))) }
+            guard sandbox.isClassicSnap else {
+                return .failure(Refusal(InstallPlace.strictSnapRemedy(name), outcome: .afterExit))
+            }
             return .success(.snap(name: name, channel: snapChannel))
         }
         let path = program ?? "/proc/self/exe"
@@ -99,10 +101,14 @@ package enum InPlaceUpdate {
         return "unknown"
     }
 
-    /// Why nothing here can be updated in place.
+    /// Why nothing here can be updated in place, and what the caller does:
+    /// open the store (`notFlatpak`), or open it and quit (`afterExit`).
     package struct Refusal: Error, Sendable {
         package let message: String
-        package init(_ message: String) { self.message = message }
+        package let outcome: UpdateOutcome
+        package init(_ message: String, outcome: UpdateOutcome = .notFlatpak) {
+            (self.message, self.outcome) = (message, outcome)
+        }
     }
 
     /// `path` with its symbolic links resolved (a package owns the target).
@@ -125,7 +131,7 @@ package enum InPlaceUpdate {
                             gitHubAPI: String, trustedKeys: String?, onProgress: (UpdateProgress) -> Bool) -> Report {
         let kind: HelperRequest.Update.Kind
         switch found {
-        case .failure(let refusal): return Report(.notFlatpak, refusal.message)
+        case .failure(let refusal): return Report(refusal.outcome, refusal.message)
         case .success(let found): kind = found
         }
         if case .failure(let failure) = HelperProcess.located { return Report(.unavailable, failure.message) }
