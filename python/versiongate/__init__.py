@@ -764,7 +764,10 @@ class Client(_Handle):
         distribution package (option distro_package, or the installed
         package owning the app's program, option program or this process's,
         at the checked version) is updated
-        through PackageKit, polkit asking for authentication.
+        through PackageKit, polkit asking for authentication; a snap (its
+        program under /snap, option snap_name, or inside a classic snap) is
+        refreshed by snapd, polkit asking too; inside a strict snap nothing
+        is asked (``AFTER_EXIT``: open the store and quit).
         ``progress(op, n_ops, percent)`` is called for each step (a true
         return value cancels). Takes minutes, not a check's deadline. The
         outcome and why ("" when installed): ``NOT_FLATPAK`` for none of
