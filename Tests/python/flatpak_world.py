@@ -355,3 +355,13 @@ def run_on_terminal(argv, env, answer: bytes, timeout: float, prompts: tuple[byt
             process.wait()
         os.close(master)
     return output.decode(errors="replace").replace("\r\n", "\n"), status
+
+
+def chroot_root(name: str) -> str:
+    """The path of scripts/chroot's root `name` for this machine's
+    architecture (scripts/setup makes it: it downloads)."""
+    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True, check=True).stdout.strip()
+    found = subprocess.run([str(REPO / "scripts" / "chroot"), "path", arch, name],
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0, found.stderr
+    return found.stdout.strip()

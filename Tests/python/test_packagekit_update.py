@@ -22,18 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from flatpak_world import run_on_terminal
+from flatpak_world import chroot_root, run_on_terminal
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
 
 
 def packagekit_root() -> str:
-    arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True, check=True).stdout.strip()
-    found = subprocess.run([str(REPO / "scripts" / "chroot"), "path", arch, "packagekit"],
-                           capture_output=True, text=True, timeout=60)
-    assert found.returncode == 0, found.stderr   # scripts/setup makes it (it downloads)
-    return found.stdout.strip()
+    return chroot_root("packagekit")
 
 
 @pytest.fixture(scope="module")
