@@ -256,6 +256,13 @@ package final class GateClient: Sendable {
     private func frame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource,
                        last: ResultFrame?) -> ResultFrame {
         if let last, last.isFrame(of: snapshot, settings) { return last }
+        return makeFrame(snapshot, settings, source)
+    }
+
+    /// A new frame, kept for its settings: out of line, so a warm check's
+    /// reuse of the last one stays inlined in it.
+    @inline(never)
+    private func makeFrame(_ snapshot: GateSnapshot, _ settings: State, _ source: any ConfigSource) -> ResultFrame {
         let options = settings.options
         let made = ResultFrame(snapshot: snapshot, options: options, identity: settings, source: source.name,
                                environment: self.system.environment,
