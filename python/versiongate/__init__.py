@@ -553,7 +553,7 @@ class Result(_Handle):
     current = _field('current', 'text', 'The current version, trimmed; null when invalid.')
     fetch_error = _field('fetch_error', 'number', 'A failed fetch although a config decided (else 0).')
     fetch_error_message = _field('fetch_error_message', 'text', "The failed fetch's message, or null.")
-    install_kind = _field('install_kind', 'text', 'How the app was installed, which says what Update does (1.5): "flatpak", "snap", "appimage", "package" (distro_package set, or a program where packages install it), "nix", "ostree", "homebrew" or "unknown"; null when no config decided.')
+    install_kind = _field('install_kind', 'text', 'How the app was installed, which says what Update does (1.4): "flatpak", "snap", "appimage", "package" (distro_package set, or a program where packages install it), "nix", "ostree", "homebrew" or "unknown"; null when no config decided.')
     latest_key = _field('latest_key', 'text', 'The key latest came from, e.g. "latest_version_linux" (1.3), or null.')
     locale = _field('locale', 'text', 'The language of the texts, e.g. "de".')
     managed = _field('managed', 'boolean', "Whether an administrator's policy file counted (1.4).")

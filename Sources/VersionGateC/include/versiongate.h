@@ -557,7 +557,7 @@ const char *vg_result_rule(const vg_result *result);
  *   error_name                 text    the error code's name, e.g. "VG_OK"
  *   fetch_error                number  a failed fetch although a config decided (else 0)
  *   fetch_error_message        text    the failed fetch's message, or null
- *   install_kind               text    how the app was installed, which says what Update does (1.5): "flatpak",
+ *   install_kind               text    how the app was installed, which says what Update does (1.4): "flatpak",
  *                                      "snap", "appimage", "package" (distro_package set, or a program where
  *                                      packages install it), "nix", "ostree", "homebrew" or "unknown"; null
  *                                      when no config decided
@@ -661,7 +661,7 @@ typedef enum vg_update_outcome {
     VG_UPDATE_VERIFY_FAILED = 8,     /* since 1.3: the new file did not match its control file's
                                         checksums or its signature; nothing was replaced; or the
                                         package's update is not from a trusted repository */
-    VG_UPDATE_AFTER_EXIT = 9         /* since 1.5: inside a strictly confined snap, which cannot
+    VG_UPDATE_AFTER_EXIT = 9         /* since 1.4: inside a strictly confined snap, which cannot
                                         refresh itself: snapd installs the update once the app has
                                         exited; open the store and quit without starting the app */
     /* END GENERATED update_outcomes */

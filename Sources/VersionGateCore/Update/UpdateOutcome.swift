@@ -39,7 +39,7 @@ package enum UpdateOutcome: Int32, Sendable, CaseIterable {
     /// checksums or its signature; nothing was replaced; or the
     /// package's update is not from a trusted repository.
     case verifyFailed = 8
-    /// Since 1.5: inside a strictly confined snap, which cannot
+    /// Since 1.4: inside a strictly confined snap, which cannot
     /// refresh itself: snapd installs the update once the app has
     /// exited; open the store and quit without starting the app.
     case afterExit = 9
