@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from flatpak_world import ZENITY
 from test_snap_world import posts, run_world, scenario, world_directory
 
 REPO = Path(__file__).resolve().parents[2]
@@ -35,6 +36,11 @@ def world():
     shutil.copy(BUILD / "bin" / "versiongate", top / "bin" / "versiongate")
     shutil.copytree(BUILD / "lib", top / "lib", symlinks=True)
     (top / "bin" / "xdg-open").write_text('#!/bin/sh\necho "$*" >> "$HOME/opened.log"\n')
+    # Off any terminal, `--dialog zenity`: a zenity that records its argv
+    # (and a --progress dialog's stdin) in $XDG_DATA_HOME/dialogs.log and answers Update.
+    (top / "dialogs").mkdir()
+    (top / "dialogs" / "zenity").write_text(ZENITY)
+    os.chmod(top / "dialogs" / "zenity", 0o755)
     (top / "gate.json").write_text(json.dumps({"min_required_version_linux": "2.0", "latest_version_linux": "2.0",
                                                "update_url_linux": "snap://acme-notes"}))
     old = (top / "gate.json").stat().st_mtime - 3600
@@ -138,3 +144,21 @@ def test_inside_strict_confinement_nothing_is_asked_and_the_app_quits(world):
     assert requests == [], "no request to snapd at all"
     confirmed = [json.loads(line[len("later="):]) for line in text.splitlines() if line.startswith("later=")]
     assert any(e["event"] == "update_confirmed" for e in confirmed), confirmed
+
+
+def test_zenity_shows_the_refresh_and_the_new_revision_runs(world):
+    """Off any terminal, with zenity: the blocking prompt, then snapd's
+    change in a progress dialog rising to 100; 2.0 runs."""
+    top, _ = world
+    script = ('XDG_DATA_HOME=$HOME/data DISPLAY=:99 env PATH={top}/dialogs:{top}/bin:/usr/bin:/bin:/snap/bin '
+              'LD_LIBRARY_PATH={top}/lib LANG=C.UTF-8 {top}/bin/versiongate exec --dialog zenity '
+              '--source {top}/gate.json --version 1.0 --set snap_store_endpoint=https://127.0.0.1:9 '
+              '-- acme-notes a b < /dev/null; echo "exit=$?"; sed "s/^/dialog=/" "$HOME/data/dialogs.log"').format(top=top)
+    text, status, requests, logs = run_world(world, "allow", scenario(top), script, timeout=90)
+    assert "acme-notes 2.0 a b" in text and "exit=0" in text, text + logs
+    log = [line[len("dialog="):] for line in text.splitlines() if line.startswith("dialog=")]
+    assert log and log[0].startswith("zenity --warning "), log
+    assert re.fullmatch(r"zenity --progress --auto-close --no-cancel --width=420 --title=.+ --text=Updating", log[1]), log
+    values = [int(line.split()[1]) for line in log[2:] if not line.startswith("zenity< #")]
+    assert values and values == sorted(values) and values[-1] == 100, log
+    assert len(posts(requests)) == 1, requests
