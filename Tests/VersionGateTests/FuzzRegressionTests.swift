@@ -45,6 +45,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A channel's cache entry (ChannelEntry.decode), and the same bytes as a
     /// store's 200 body for each HTTP ChannelQuestion (ChannelEntry.answered).
     case channelentry
+    /// snapd's answer: SnapdEnvelope for each status, and SnapdChange of a sync result.
+    case snapd
 }
 
 /// Every property of `target` that `input` violates; empty when all hold.
@@ -63,6 +65,7 @@ func fuzzViolations(_ target: FuzzTarget, _ input: [UInt8]) -> [String] {
     case .updinfo: UpdInfoProperties.check(input, &check)
     case .policy: PolicyProperties.check(input, &check)
     case .channelentry: ChannelEntryProperties.check(input, &check)
+    case .snapd: SnapdProperties.check(input, &check)
     }
     return check.failures
 }
@@ -1501,3 +1504,29 @@ final class FuzzRegressionTests: XCTestCase {
     }
 }
 #endif
+
+/// snapd's answers (docs/design.md, "Updating a snap"): an envelope decodes
+/// for any status or not at all; an async change's id is 1-64 letters or
+/// digits (it goes into the next request's path); a change's progress is
+/// 0-100, done never past total, and Done succeeds only when ready.
+enum SnapdProperties {
+    static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
+        for status in [200, 202, 400, 401, 403, 404, 409, 500] {
+            switch SnapdEnvelope.decode(status: status, body: input) {
+            case .async(let change)?:
+                check.expect((1...64).contains(change.utf8.count)
+                             && change.utf8.allSatisfy({ ASCII.isDigit($0) || ASCII.isLetter($0) }),
+                             "an async change id \(change.debugDescription) that is not 1-64 letters or digits")
+            case .error(let got, _, let message)?:
+                check.expect(got == status, "an error envelope's status \(got) is not the HTTP status \(status)")
+                check.expect(!message.isEmpty, "an error envelope with no message")
+            case .sync(let result)?:
+                guard let change = SnapdChange(result) else { continue }
+                check.expect((0...100).contains(change.percent), "a change \(change.percent) % done")
+                check.expect(change.done >= 0 && change.done <= change.total, "done \(change.done) of \(change.total)")
+                check.expect(!change.succeeded || change.ready, "succeeded before it was ready")
+            case nil: break
+            }
+        }
+    }
+}

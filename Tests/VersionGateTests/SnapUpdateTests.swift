@@ -44,6 +44,7 @@ final class SnapUpdateTests: XCTestCase {
                        .error(status: 400, kind: "snap-no-update-available", message: "snap \"x\" has no updates available"))
         XCTAssertEqual(decode(500, #"{"type":"error","result":{}}"#), .error(status: 500, kind: nil, message: "snapd answered 500"))
         for broken in ["", "{}", "[]", #"{"type":"async"}"#, #"{"type":"async","change":""}"#, #"{"type":"other"}"#,
+                       #"{"type":"async","change":"7/../../v2/snaps"}"#, #"{"type":"async","change":"7 8"}"#,
                        "<html>", #"{"type":"sync""#] {
             XCTAssertNil(decode(200, broken), broken)
         }
@@ -134,6 +135,8 @@ final class SnapUpdateTests: XCTestCase {
         let strictly = kind(Sandbox(kind: .snap, snapName: "acme"))
         if case .failure(let why) = strictly { XCTAssertEqual(why.outcome, .afterExit) } else { XCTFail("updates") }
         let strict = refusal(strictly)
+        let junk = refusal(kind(Sandbox(kind: .snap, snapName: "../x y", isClassicSnap: true)))
+        XCTAssertTrue(junk.contains("is not a snap's name"), junk)
         XCTAssertTrue(strict.contains("strict confinement") && strict.contains("once the app is closed"), strict)
         XCTAssertTrue(refusal(kind(program: "/nix/store/abc-acme-1.0/bin/acme")).contains("Nix configuration"))
         let ostree = refusal(kind(program: "/usr/bin/true", distro: "acme", ostree: true))

@@ -19,7 +19,10 @@ package enum SnapdEnvelope: Sendable, Equatable {
         switch type {
         case "sync": return .sync(json["result"] ?? .null)
         case "async":
-            guard case .string(let change)? = json["change"], !change.isEmpty else { return nil }
+            // It goes into the next request's path: snapd's ids are short and alphanumeric.
+            guard case .string(let change)? = json["change"], (1...64).contains(change.utf8.count),
+                  change.utf8.allSatisfy({ ASCII.isDigit($0) || ASCII.isLetter($0) })
+            else { return nil }
             return .async(change: change)
         case "error":
             let result = json["result"]

@@ -50,6 +50,9 @@ package enum InPlaceUpdate {
             return .success(.appImage(path: path))
         }
         if sandbox.kind == .snap, let name = sandbox.snapName {
+            guard SnapName.isValid(name) else {
+                return .failure(Refusal("$SNAP_NAME \(OneLine.quoted(name, max: 64)) is not a snap's name"))
+            }
             guard sandbox.isClassicSnap else {
                 return .failure(Refusal(InstallPlace.strictSnapRemedy(name), outcome: .afterExit))
             }
