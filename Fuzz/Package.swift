@@ -11,7 +11,7 @@
 import PackageDescription
 
 let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature", "FuzzMetainfo",
-                   "FuzzZsync", "FuzzUpdInfo", "FuzzPolicy", "FuzzChannelEntry"]
+                   "FuzzZsync", "FuzzUpdInfo", "FuzzPolicy", "FuzzChannelEntry", "FuzzSnapd"]
 
 let package = Package(
     name: "VersionGateFuzz",

@@ -1,0 +1,4 @@
+// The snapd fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.snapd)
