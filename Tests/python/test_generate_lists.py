@@ -41,7 +41,7 @@ def differing(stderr: str) -> list[str]:
     (OUTCOME, "region update_outcomes", "    case verifyFailed = 8\n", "    case verifyFailed = 8\n    case other = 9\n"),
     (OUTCOME, "region update_outcome_names", '        case .verifyFailed: "verify_failed"\n',
      '        case .verifyFailed: "verify_failed"\n        case .other: "other"\n'),
-    (SHIM, "region update_outcomes", "    VGP_VERIFY_FAILED = 8\n", "    VGP_VERIFY_FAILED = 8,\n    VGP_OTHER = 9\n"),
+    (SHIM, "region update_outcomes", "    VGP_AFTER_EXIT = 9\n", "    VGP_AFTER_EXIT = 9,\n    VGP_OTHER = 10\n"),
     (PYTHON, "region update_outcomes", "    VERIFY_FAILED = 8\n", "    VERIFY_FAILED = 8\n    OTHER = 9\n"),
     (HEADER, "region update_outcomes", "package's update is not from a trusted repository */\n",
      "package's update is not from a trusted repository */\n    , VG_UPDATE_OTHER = 9\n"),
@@ -102,16 +102,16 @@ def test_a_rule_added_to_the_declaration_only_is_named_in_every_copy(root):
 
 
 def test_an_outcome_added_to_the_declaration_only_is_named_in_every_copy(root):
-    append(root, "update_outcomes.decl", "name: deferred\nvalue: 9\nswift: deferred\nmeans: since 1.5: later\n\n")
+    append(root, "update_outcomes.decl", "name: deferred\nvalue: 10\nswift: deferred\nmeans: since 1.5: later\n\n")
     check_then_write(root, ["%s: region update_outcomes" % HEADER, "%s: region update_outcomes" % SHIM,
                             "%s: region update_outcomes" % OUTCOME, "%s: region update_outcome_names" % OUTCOME,
                             "%s: region update_outcomes" % PYTHON, "%s: region update_outcomes" % API])
-    assert re.search(r"^    VG_UPDATE_VERIFY_FAILED = 8, +/\* since 1\.3", (root / HEADER).read_text(), re.M)
-    assert re.search(r"^    VG_UPDATE_DEFERRED = 9 +/\* since 1\.5: later \*/$", (root / HEADER).read_text(), re.M)
-    assert "    VGP_VERIFY_FAILED = 8,\n    VGP_DEFERRED = 9\n" in (root / SHIM).read_text()
-    assert "    /// Since 1.5: later.\n    case deferred = 9\n" in (root / OUTCOME).read_text()
+    assert re.search(r"^    VG_UPDATE_AFTER_EXIT = 9, +/\* since 1\.4", (root / HEADER).read_text(), re.M)
+    assert re.search(r"^    VG_UPDATE_DEFERRED = 10 +/\* since 1\.5: later \*/$", (root / HEADER).read_text(), re.M)
+    assert "    VGP_AFTER_EXIT = 9,\n    VGP_DEFERRED = 10\n" in (root / SHIM).read_text()
+    assert "    /// Since 1.5: later.\n    case deferred = 10\n" in (root / OUTCOME).read_text()
     assert '        case .deferred: "deferred"\n' in (root / OUTCOME).read_text()
-    assert "    VERIFY_FAILED = 8\n    DEFERRED = 9\n" in (root / PYTHON).read_text()
+    assert "    AFTER_EXIT = 9\n    DEFERRED = 10\n" in (root / PYTHON).read_text()
 
 
 def test_an_event_kind_and_a_decided_member_reach_every_copy(root):
