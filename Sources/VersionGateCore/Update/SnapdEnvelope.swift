@@ -27,7 +27,9 @@ package enum SnapdEnvelope: Sendable, Equatable {
         case "error":
             let result = json["result"]
             let message: String
-            if case .string(let text)? = result?["message"] { message = text } else { message = "snapd answered \(status)" }
+            if case .string(let text)? = result?["message"], !text.isEmpty { message = text } else {
+                message = "snapd answered \(status)"
+            }
             var kind: String?
             if case .string(let text)? = result?["kind"], !text.isEmpty { kind = text }
             return .error(status: status, kind: kind, message: message)
