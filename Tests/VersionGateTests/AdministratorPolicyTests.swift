@@ -40,10 +40,20 @@ final class AdministratorPolicyTests: XCTestCase {
                             (#"{"source": "ftp://x"}"#, #""source" is not a source"#),
                             (#"{"apps": {"a\nb": {"network": false}}}"#,
                              #""apps" names an empty app id or one with control characters"#),
-                            (#"["mandatory"]"#, "not a JSON object"), (#"{"mandatory": "warn""#, "not valid JSON")] {
+                            (#"["mandatory"]"#, "not a JSON object"), (#"{"mandatory": "warn""#, "not valid JSON: unexpected end of input at line 1, column 21")] {
             XCTAssertEqual(refusal(json), why, json)
         }
         XCTAssertEqual(refusal(String(repeating: " ", count: PolicyLayer.maxBytes) + "{}"), "larger than 65536 bytes")
+    }
+
+    /// Where the JSON breaks, as the warning and `policy --check` say it:
+    /// line and column 1-based, the column in bytes (so "é" counts two).
+    func testBrokenJSONSaysTheLineAndColumn() {
+        XCTAssertEqual(refusal("{\n  \"mandatory\": \"warn\"\n  \"network\": false\n}"),
+                       #"not valid JSON: expected ',' or '}', found '"' at line 3, column 3"#)
+        XCTAssertEqual(refusal("{\"managed_message\": \"é\" \"network\": false}"),
+                       #"not valid JSON: expected ',' or '}', found '"' at line 1, column 26"#)
+        XCTAssertEqual(refusal("{\"network\": fals}"), "not valid JSON: unexpected 'f' at line 1, column 13")
     }
 
     func testALinkThatIsNotHTTPSIsDroppedAloneAndAMessageIsCut() throws {

@@ -267,6 +267,25 @@ def test_the_warning_goes_through_the_log_callback_once_per_client(case):
     assert [c["json"]["status"] for c in out["checks"]] == ["MANDATORY", "MANDATORY"]
 
 
+def test_broken_json_is_named_with_its_line_and_column(case):
+    """A missing comma: `policy --check`, the command's warning and the log's
+    name the file, the line and the column (1-based, in bytes) where the JSON
+    breaks, and what was expected there; the other file still counts."""
+    case.policy.write("policy.json", WARN)
+    bad = case.policy.write("policy.d/50-x.json", '{\n  "managed_message": "Call IT"\n  "network": false\n}\n')
+    why = "not valid JSON: expected ',' or '}', found '\"' at line 3, column 3"
+
+    ran = case.run(["policy", "--check"])
+    assert ran.code == 1, ran
+    assert ran.stdout.splitlines()[1:] == ["%s: ignored: %s" % (bad, why)], ran
+    plain = case.run(["policy"])
+    assert plain.warnings() == ["policy: %s ignored: %s" % (bad, why)], plain
+
+    out = case.library(case.doc(gate()), BELOW)
+    assert out["log"] == [["WARNING", "policy: %s ignored: %s" % (bad, why)]], out["log"]
+    assert (out["checks"][0]["policy_files"], out["checks"][0]["json"]["rule"]) == ([POLICY_JSON], "policy")
+
+
 # --- layers and apps --------------------------------------------------------------------
 
 @pytest.mark.parametrize("first,later,code", [(WARN, ENFORCE, 20), (ENFORCE, WARN, 10)])

@@ -26,7 +26,8 @@ package struct PolicyLayer: Sendable, Equatable {
     /// The layer `bytes` (the file at `file`) holds, or why it holds none.
     package static func parse(_ bytes: [UInt8], file: String) -> Result<PolicyLayer, Refusal> {
         guard bytes.count <= maxBytes else { return .failure(Refusal("larger than \(maxBytes) bytes")) }
-        guard let value = try? JSONValue.decode(bytes) else { return .failure(Refusal("not valid JSON")) }
+        let value: JSONValue
+        do { value = try JSONValue.decode(bytes) } catch { return .failure(notJSON(error)) }
         guard case .object(let members) = value else { return .failure(Refusal("not a JSON object")) }
         var layer = PolicyLayer(file: file)
         do throws(Refusal) {
@@ -38,6 +39,18 @@ package struct PolicyLayer: Sendable, Equatable {
     }
 
     private init(file: String) { self.file = file }
+
+    /// Why the bytes do not parse, with where for a syntax error: "not valid
+    /// JSON: expected ',' or '}', found '"' at line 3, column 5" (line and
+    /// column 1-based, the column in bytes, as JSONReader counts them).
+    private static func notJSON(_ error: GateDocumentError) -> Refusal {
+        switch error {
+        case .invalidJSON(let detail): Refusal("not valid JSON: \(detail)")
+        case .notUTF8: Refusal("not valid JSON: not UTF-8 text")
+        case .tooDeep(let limit): Refusal("not valid JSON: nested deeper than \(limit) levels")
+        case .tooLarge, .notAnObject: Refusal("not valid JSON")
+        }
+    }
 
     private mutating func section(_ members: [String: JSONValue], prefix: String, apps allowed: Bool)
         throws(Refusal) -> AdministratorPolicy.Keys {
