@@ -624,6 +624,7 @@ def test_the_binding_reads_managed_and_policy_files(case):
 
     control = case.library(case.doc(gate()), BELOW, policy=case.no_policy)["checks"][0]
     assert (control["managed"], control["policy_files"], control["json"]["policy_files"]) == (False, [], []), control
+    assert control["raw_policy_files"] == "", control  # an empty list is "", not NULL
 
 
 # --- in_place_updates: false ------------------------------------------------------------------

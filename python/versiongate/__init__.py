@@ -540,7 +540,9 @@ class Result(_Handle):
 
     def get(self, key: str) -> Optional[str]:
         """``vg_result_get``: the field with that JSON key as text (numbers in
-        decimal, booleans "true"/"false"); None for null or an unknown key."""
+        decimal, booleans "true"/"false", a list one item per line, "" when
+        empty); None for null or an unknown key. The field's property (e.g.
+        ``policy_files``) gives a list as a ``list`` of ``str``."""
         return _decode(vg_result_get(self._h(), key.encode("utf-8")))
 
     # The fields without a getter above, from the one declaration.

@@ -597,8 +597,10 @@ const char *vg_result_rule(const vg_result *result);
  *   title                      text    vg_result_title
  * END GENERATED result_fields */
 
-/* The field `key` as text: numbers in decimal, booleans "true"/"false";
- * NULL for a null value, an unknown key, or a NULL result or key. Owned by
+/* The field `key` as text: numbers in decimal, booleans "true"/"false", a
+ * list (policy_files) one item per line with no final newline ("" for an
+ * empty list, "a\nb" for two items); NULL for a null value, an unknown
+ * key, or a NULL result or key. Owned by
  * the result, valid until vg_result_free. Thread-safe. */
 const char *vg_result_get(const vg_result *result, const char *key);
 
