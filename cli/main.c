@@ -4,6 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A verb the table does not name: one line, a pointer to --help, exit 2. */
+static int unknown_verb(const char *name) {
+    char message[256];
+    snprintf(message, sizeof message, "unknown verb \"%.100s\"", name);
+    return vgcli_usage_error(NULL, message);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         vgcli_help(NULL);
@@ -14,16 +21,13 @@ int main(int argc, char **argv) {
         return VGCLI_EXIT_OK;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-        vgcli_help(argc > 2 && strcmp(argv[1], "help") == 0 ? argv[2] : NULL);
+        const char *topic = argc > 2 && strcmp(argv[1], "help") == 0 ? argv[2] : NULL;
+        if (vgcli_help(topic) != 0) return unknown_verb(topic);
         return VGCLI_EXIT_OK;
     }
 
     const vgcli_verb *verb = vgcli_verb_named(argv[1]);
-    if (!verb) {
-        char message[256];
-        snprintf(message, sizeof message, "unknown verb \"%.100s\"", argv[1]);
-        return vgcli_usage_error(NULL, message);
-    }
+    if (!verb) return unknown_verb(argv[1]);
 
     vgcli_args args;
     int parsed = vgcli_parse(&args, argc, argv);

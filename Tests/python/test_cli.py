@@ -54,6 +54,27 @@ def test_overview_help(env):
     assert run([], env.vars()).returncode == 2
 
 
+def test_help_verb_prints_the_verbs_usage_and_an_unknown_one_is_a_usage_error(env):
+    """`versiongate help VERB` is `versiongate VERB --help` for every verb the
+    overview lists; `help nosuchverb` is what `versiongate nosuchverb` is: one
+    line naming it, a pointer to --help, exit 2."""
+    overview = run(["--help"], env.vars()).stdout.decode()
+    listed = overview.split("Verbs:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    verbs = [line.split()[0] for line in listed]
+    assert len(verbs) >= 9 and "policy" in verbs, overview
+    for verb in verbs:
+        proc = run(["help", verb], env.vars())
+        assert (proc.returncode, proc.stderr) == (0, b""), (verb, proc.stderr)
+        assert proc.stdout.decode().startswith("Usage: versiongate " + verb + " "), proc.stdout
+        assert proc.stdout == run([verb, "--help"], env.vars()).stdout, verb
+
+    for args in (["help", "nosuchverb"], ["nosuchverb"]):
+        proc = run(args, env.vars())
+        assert (proc.returncode, proc.stdout) == (2, b""), (args, proc.stdout, proc.stderr)
+        assert proc.stderr.decode().splitlines() == ['versiongate: unknown verb "nosuchverb"',
+                                                     "Try 'versiongate --help'."], proc.stderr
+
+
 USAGE_ERRORS = [
     (["frobnicate"], "unknown verb"),
     (["check", "--version", "1.0"], "--source is required"),
