@@ -21,13 +21,16 @@ static const struct {
     const char *kind;
     vg_status status;
     const char *versions[4];
+    const char *program; /* option program, or NULL */
 } kinds[] = {
-    {"up-to-date-one", VG_STATUS_UP_TO_DATE, {"1.0.41"}},
-    {"up-to-date-several", VG_STATUS_UP_TO_DATE, {"1.0.41", "1.0.42", "1.1.0", "2.0.0"}},
-    {"optional-one", VG_STATUS_OPTIONAL, {"1.0.40"}},
-    {"optional-several", VG_STATUS_OPTIONAL, {"1.0.40", "1.0.39", "1.0.40.1", "1.0.41-rc.1"}},
-    {"mandatory-one", VG_STATUS_MANDATORY, {"1.0.38"}},
-    {"mandatory-several", VG_STATUS_MANDATORY, {"1.0.38", "1.0.20", "0.9", "1.0.0"}},
+    {"up-to-date-one", VG_STATUS_UP_TO_DATE, {"1.0.41"}, NULL},
+    {"up-to-date-several", VG_STATUS_UP_TO_DATE, {"1.0.41", "1.0.42", "1.1.0", "2.0.0"}, NULL},
+    {"optional-one", VG_STATUS_OPTIONAL, {"1.0.40"}, NULL},
+    {"optional-several", VG_STATUS_OPTIONAL, {"1.0.40", "1.0.39", "1.0.40.1", "1.0.41-rc.1"}, NULL},
+    {"mandatory-one", VG_STATUS_MANDATORY, {"1.0.38"}, NULL},
+    {"mandatory-several", VG_STATUS_MANDATORY, {"1.0.38", "1.0.20", "0.9", "1.0.0"}, NULL},
+    /* A launcher that names its program: a block asks who owns it (dpkg-query), once. */
+    {"mandatory-program", VG_STATUS_MANDATORY, {"1.0.38", "1.0.20"}, "/usr/bin/true"},
 };
 
 /* Checks versions[i % count] for i in [0, n); 0 when each had `status`. */
@@ -69,7 +72,8 @@ int main(int argc, char **argv)
 
     vg_client *client = NULL;
     if (vg_client_new(&client) != VG_OK || vg_client_set(client, "source", argv[1]) != VG_OK ||
-        vg_client_set(client, "session_scope", "process") != VG_OK) {
+        vg_client_set(client, "session_scope", "process") != VG_OK ||
+        (kinds[k].program && vg_client_set(client, "program", kinds[k].program) != VG_OK)) {
         fprintf(stderr, "warm_cost: client setup failed\n");
         return 1;
     }

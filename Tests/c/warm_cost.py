@@ -32,7 +32,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 KINDS = ["up-to-date-one", "up-to-date-several", "optional-one", "optional-several",
-         "mandatory-one", "mandatory-several"]
+         "mandatory-one", "mandatory-several", "mandatory-program"]
 TRACED = 100
 SHORT, LONG = 100, 1100
 
@@ -54,12 +54,13 @@ def run(command: list[str], env: dict[str, str]) -> str:
     return done.stderr
 
 
-def system_calls(program: list[str], env: dict[str, str], trace: Path) -> float:
+def system_calls(program: list[str], env: dict[str, str], trace: Path) -> tuple[float, int]:
+    """Per check, and how many processes the checks started (execve)."""
     run(["strace", "-f", "-qq", "-o", str(trace)] + program + [str(TRACED)], env)
     lines = trace.read_text().splitlines()
     begin = next(i for i, line in enumerate(lines) if '"vg-cost-begin"' in line)
     end = next(i for i, line in enumerate(lines) if '"vg-cost-end"' in line)
-    return (end - begin - 1) / TRACED
+    return (end - begin - 1) / TRACED, sum(" execve(" in line for line in lines[begin + 1:end])
 
 
 def instructions(program: list[str], env: dict[str, str]) -> float:
@@ -93,12 +94,14 @@ def main(arguments: list[str]) -> int:
         time.sleep(3)   # the copy's ctime too: a document changed in the last 2 s is re-read at every check
         for kind in KINDS:
             program = [str(binary), str(document), kind]
-            calls = system_calls(program, env, tmp / "trace")
+            calls, started = system_calls(program, env, tmp / "trace")
             counted = instructions(program, env)
             if only_print:
-                print(f"{kind:20} {calls:5.2f} system calls {counted:7.0f} instructions per check")
+                print(f"{kind:20} {calls:5.2f} system calls {counted:7.0f} instructions per check, {started} processes")
                 continue
             most_calls, most_instructions = limits[kind]
+            failures += started > 0
+            print(f"{'ok  ' if started == 0 else 'FAIL'} warm {kind} checks: {started} processes started")
             for value, bound, what in ((calls, most_calls, f"{calls:.2f} system calls"),
                                        (counted, most_instructions, f"{counted:.0f} instructions")):
                 failures += value > bound

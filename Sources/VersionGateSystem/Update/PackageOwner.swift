@@ -1,6 +1,7 @@
 import VersionGateCore
 import VersionGatePlatform
 import SystemShim
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,8 +14,24 @@ import Glibc
 /// gated: `/usr/bin/python3` belongs to Python, not to the app it runs.
 package enum PackageOwner {
     /// The package owning `path` whose upstream version is `version`; else
-    /// why not, in a few words.
+    /// why not, in a few words. Asked once per process, path and version:
+    /// a blocked check with `program` set asks at every check, and each
+    /// ask starts dpkg-query up to three times (docs/design.md, "The decision").
     package static func find(path: String, version: String) -> Result<String, InPlaceUpdate.Refusal> {
+        let key = path + "\u{0}" + version
+        if let known = answers.withLock({ $0.first { $0.key == key }?.found }) { return known }
+        let found = ask(path: path, version: version)
+        answers.withLock { answers in
+            if answers.count >= 8 { answers.removeFirst() }
+            answers.append((key, found))
+        }
+        return found
+    }
+
+    /// The last few answers, by path and version.
+    private static let answers = Mutex<[(key: String, found: Result<String, InPlaceUpdate.Refusal>)]>([])
+
+    private static func ask(path: String, version: String) -> Result<String, InPlaceUpdate.Refusal> {
         let owner: (name: String, version: String)
         if let dpkg = programs.dpkg {
             // A merged /usr: dpkg still records what a package ships under /bin or /lib.
