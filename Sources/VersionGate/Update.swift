@@ -51,8 +51,7 @@ public func vg_client_restart(_ client: OpaquePointer?, _ argv: UnsafePointer<Un
         } else {
             directory = InPlaceUpdate.currentDirectory ?? "/"
         }
-        let status = try InPlaceUpdate.restart(arguments: arguments, directory: directory, wait: exitStatus != nil,
-                                               sandbox: handle.client.system.sandbox).get()
+        let status = try handle.client.restart(arguments: arguments, directory: directory, wait: exitStatus != nil).get()
         if let status { exitStatus?.pointee = status }
     }
 }

@@ -27,7 +27,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A URL from a config or a launcher: StoreURLPolicy, the store links
     /// and StoreResolver (the input is also tried as an app id).
     case url
-    /// An iTunes Lookup response body: AppStoreLookup.trackID → App Store links.
+    /// An iTunes Lookup response body: ChannelDocuments.appStoreTrackID → App Store links.
     case itunes
     /// Remote text: MessageSanitizer (and GoogleErrorBody.printable).
     case message
@@ -675,11 +675,11 @@ enum URLProperties {
     /// standard policy accepts.
     static func checkLookup(_ body: [UInt8], _ check: inout PropertyCheck) {
         for bundleID in [bundleID, bundleID.uppercased()] {
-            switch AppStoreLookup.trackID(fromBody: body, bundleID: bundleID) {
+            switch ChannelDocuments.appStoreTrackID(body, bundleID: bundleID) {
             case .failure(let refusal):
                 GateProperties.checkOneLine(refusal.reason, "lookup refusal", &check)
             case .success(let id):
-                check.expect((1...AppStoreLookup.maxTrackID).contains(id), "trackId \(id) out of range")
+                check.expect((1...ChannelDocuments.maxTrackID).contains(id), "trackId \(id) out of range")
                 var expected: Double?
                 var named: JSONValue?
                 if case .array(let results)? = (try? JSONValue.decode(body))?["results"], let first = results.first,

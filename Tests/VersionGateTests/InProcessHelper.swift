@@ -9,7 +9,9 @@ import VersionGateNetwork
 /// as the helper program would serve it. A lock handed on stays held by
 /// the test's process until the request is served.
 struct InProcessHelper: HelperDoor {
-    func call(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?,
+    var unavailable: GateFailure? { nil }
+
+    func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?, passingStdio: Bool,
               onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
         withExtendedLifetime(lock) {
             guard let message = HelperMessage.decode(request.message().encoded()) else {
@@ -24,8 +26,14 @@ struct InProcessHelper: HelperDoor {
         }
     }
 
+    /// Served to the end: a late answer is kept as the real helper keeps it.
+    func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
+        -> Result<HelperAnswer?, GateFailure> {
+        call(request, until: deadline, handingOn: lock, passingStdio: false) { _ in true }
+    }
+
     func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure> {
-        call(request, until: Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds), handingOn: lock) { _ in true }
-            .map { _ in 0 }
+        call(request, until: Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds), handingOn: lock,
+             passingStdio: false) { _ in true }.map { _ in 0 }
     }
 }

@@ -16,7 +16,7 @@ package final class GateClient: Sendable {
         let source: (any ConfigSource)?
         let sourceFailure: GateFailure?
         let managed: ManagedFacts
-        /// This app's part of its "nothing newer" cache keys (ChannelAsker.nothingNewerKeyApp).
+        /// This app's part of its "nothing newer" cache keys (NothingNewerRecord.keyApp).
         let nothingNewKeyApp: String
         init(_ requested: ClientOptions, helper: any HelperDoor, policy: AdministratorPolicy) {
             self.requested = requested
@@ -27,7 +27,7 @@ package final class GateClient: Sendable {
             if let source = keys.source { try? options.set("source", source.value) }
             options.networkForbiddenBy = keys.network.flatMap { $0.value ? nil : $0.file }
             self.options = options
-            nothingNewKeyApp = ChannelAsker.nothingNewerKeyApp(options)
+            nothingNewKeyApp = NothingNewerRecord.keyApp(options)
             switch SourceFactory.make(options, helper: helper) {
             case .success(let source): (self.source, sourceFailure) = (source, nil)
             case .failure(let failure): (source, sourceFailure) = (nil, failure)
@@ -52,6 +52,9 @@ package final class GateClient: Sendable {
     /// Whether the ignored files were told to a log yet (once per client).
     private let policyTold = Mutex(false)
     private let storeLocator = StoreLocator()
+    /// Set once this client installed a package's or a snap's update: a
+    /// restart then starts the program again, the new version at the same path.
+    let updatedPackage = Mutex(false)
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
 
@@ -219,18 +222,18 @@ package final class GateClient: Sendable {
         let options = settings.options
         if let current, let known = nothingNewAnswer(current, settings, system) { return known }
         // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
-        guard ChannelAsker.mayAsk(options, system.sandbox) else { return nil }
-        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files,
-                                 sandbox: system.sandbox)
+        guard ChannelChoice.mayAsk(options, system.sandbox) else { return nil }
         if system.sandbox.isFlatpakApp, let commit = InPlaceUpdate.runningCommit,
-           let known = asker.flatpakRemoteAnswer(commit: commit, now: system.wallClock()) {
+           let known = NothingNewerRecord(options: options, system: system).flatpakAnswer(commit: commit,
+                                                                                          now: system.wallClock()) {
             return known
         }
-
-        guard let question = asker.question(country: StoreLocator.country(options, system.environment),
-                                            version: current?.string)
+        guard let question = ChannelChoice.question(options, system.environment, system.sandbox,
+                                                    country: StoreLocator.country(options, system.environment),
+                                                    version: current?.string)
         else { return nil }
-        return asker.ask(question, deadline: deadline, now: system.wallClock(), log: log)
+        return ChannelAsker(options: options, system: system).ask(question, deadline: deadline, now: system.wallClock(),
+                                                                  log: log)
     }
 
     /// What a prompting result shows besides the decision.
@@ -242,8 +245,8 @@ package final class GateClient: Sendable {
                         _ system: System, _ deadline: Deadline) -> Prompt {
         let locale = frame.locale(system.environment) { localeFrame(snapshot, settings.options, system, deadline) }
         let store = locale.store ?? StoreAnswer(storeLocator.resolve(
-            settings.options, snapshot, system.environment, files: system.files, sandbox: system.sandbox.kind,
-            country: StoreLocator.country(settings.options, region: locale.region), deadline: deadline))
+            settings.options, snapshot, system, country: StoreLocator.country(settings.options, region: locale.region),
+            deadline: deadline))
         let grace = decision.requiredFrom.map { at in
             CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
                                     language: locale.texts.language, updateMessage: locale.updateMessage))
@@ -283,8 +286,7 @@ package final class GateClient: Sendable {
         let region = BCP47.region(of: options.locale ?? environment.localeName)
         // The App Store's answer depends on a lookup that may change: resolved at each check.
         let store = options.store == .appstore ? nil : StoreAnswer(storeLocator.resolve(
-            options, snapshot, environment, files: system.files, sandbox: system.sandbox.kind,
-            country: StoreLocator.country(options, region: region), deadline: deadline))
+            options, snapshot, system, country: StoreLocator.country(options, region: region), deadline: deadline))
         return LocaleFrame(inputs: inputs, texts: CatalogTexts.forLanguage(choice.tag),
                            updateMessage: snapshot.updateMessage(chain: choice.chain),
                            releaseNotes: snapshot.releaseNotes(chain: choice.chain), region: region, store: store)
@@ -320,9 +322,8 @@ package final class GateClient: Sendable {
     private func nothingNewAnswer(_ version: VersionText, _ settings: State, _ system: System) -> ChannelAnswer? {
         let known = state.withLock { $0.settings === settings ? $0.nothingNew.lookup(version) : (known: false, answer: nil) }
         if known.known { return known.answer }
-        let answer = ChannelAsker(options: settings.options, environment: system.environment, files: system.files,
-                                  sandbox: system.sandbox)
-            .nothingNewerAnswer(keyApp: settings.nothingNewKeyApp, version: version.string, now: system.wallClock())
+        let answer = NothingNewerRecord(options: settings.options, system: system)
+            .answer(keyApp: settings.nothingNewKeyApp, version: version.string, now: system.wallClock())
         return state.withLock { current in
             current.settings === settings ? current.nothingNew.read(version, answer) : answer
         }
@@ -335,17 +336,16 @@ package final class GateClient: Sendable {
     /// next launches within its TTL. An AppImage's has no channel to keep.
     func recordNothingNew(_ kind: HelperRequest.Update.Kind, commit: String?, version: String) {
         let options = state.withLock { $0.settings.options }
-        let asker = ChannelAsker(options: options, environment: system.environment, files: system.files,
-                                 sandbox: system.sandbox)
+        let record = NothingNewerRecord(options: options, system: system)
         let answer: ChannelAnswer
         switch kind {
         case .flatpak:
             guard let commit else { return }
-            answer = asker.recordNothingNew(commit: commit, version: version, now: system.wallClock())
+            answer = record.recordFlatpak(commit: commit, version: version, now: system.wallClock())
         case .package(let name):
-            answer = asker.recordNothingNewer(.package, package: name, version: version, now: system.wallClock())
+            answer = record.record(.package, package: name, version: version, now: system.wallClock())
         case .snap(let name, _):
-            answer = asker.recordNothingNewer(.snap, package: name, version: version, now: system.wallClock())
+            answer = record.record(.snap, package: name, version: version, now: system.wallClock())
         case .appImage:
             return
         }
@@ -368,9 +368,8 @@ package final class GateClient: Sendable {
         if case .failure(let failure) = snapshot {
             log?.add(.warning, "no config for the store URL: \(failure.message)")
         }
-        let resolution = storeLocator.resolve(options, try? snapshot.get(), environment, files: system.files,
-                                              sandbox: system.sandbox.kind,
-                                              country: StoreLocator.country(options, environment), deadline: deadline)
+        let resolution = storeLocator.resolve(options, try? snapshot.get(), system,
+                                              country: StoreLocator.country(options, environment), deadline: deadline, log: log)
         log?.record(storeNote: resolution.note, refused: resolution.refusedSome)
         return resolution
     }

@@ -32,7 +32,8 @@ extension GateClient {
         }
         let fromCommit = kind == .flatpak ? InPlaceUpdate.runningCommit : nil
         let report = InPlaceUpdate.run(found, limits: settings.limits, gitHubAPI: settings.gitHubAPI,
-                                       trustedKeys: settings.trustedKeys, onProgress: progress)
+                                       trustedKeys: settings.trustedKeys, helper: system.helper, onProgress: progress)
+        if report.outcome == .installed, let kind, kind.restartsByPath { updatedPackage.withLock { $0 = true } }
         if let tell {
             tell(report.outcome == .installed
                 ? GateEvents.update(.updateInstalled, result, client: self,
@@ -47,5 +48,12 @@ extension GateClient {
             recordNothingNew(kind, commit: fromCommit, version: current)
         }
         return report.outcome == .installed ? (.installed, nil) : (report.outcome, GateFailure(.update, report.message))
+    }
+
+    /// Starts the newest installed version of this app (InPlaceUpdate.restart):
+    /// a package's or a snap's program again only once this client updated it.
+    package func restart(arguments: [String], directory: String, wait: Bool) -> Result<Int32?, GateFailure> {
+        InPlaceUpdate.restart(arguments: arguments, directory: directory, wait: wait,
+                              updatedPackage: updatedPackage.withLock { $0 }, system: system)
     }
 }

@@ -2,27 +2,54 @@ import VersionGateCore
 import VersionGateWire
 import VersionGatePlatform
 
-/// Where a remote source's fetches are served (docs/design.md, "The fetch
+/// Where the host's helper requests are served (docs/design.md, "The fetch
 /// helper"): the helper program, which every host starts; in the unit
 /// tests, a door that serves the same typed requests in the test's process,
-/// so the host is driven through the wire as it is.
+/// so the host is driven through the wire as it is. Nothing of the host
+/// starts the helper but through a door (scripts/check_layers).
 package protocol HelperDoor: Sendable {
+    /// Why no helper can be had (it is missing or untrusted); nil when one can.
+    var unavailable: GateFailure? { get }
     /// Sends `request` to a helper that holds `lock` (when given) from then
-    /// on; interim records go to `onInterim`. The final answer, nil when
-    /// the helper ended without one.
-    func call(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?,
+    /// on; interim records go to `onInterim` (false: stop listening, the
+    /// helper finishes alone). At `deadline` (nil: none) the helper is
+    /// stopped. With `passingStdio` the host's descriptors 0-2 reach the
+    /// helper. The final answer, nil when the helper ended without one.
+    func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?, passingStdio: Bool,
               onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure>
+    /// `call`, but at `deadline` the host stops listening and the helper
+    /// goes on, to keep a late answer for the next launch.
+    func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
+        -> Result<HelperAnswer?, GateFailure>
     /// Starts `request`, which nobody waits for; the helper holds `lock` until it exits. Its pid.
     func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure>
+}
+
+extension HelperDoor {
+    /// `call` with no stdio passed.
+    package func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock? = nil,
+                      onInterim: (HelperAnswer.Interim) -> Bool = { _ in true }) -> Result<HelperAnswer?, GateFailure> {
+        call(request, until: deadline, handingOn: lock, passingStdio: false, onInterim: onInterim)
+    }
 }
 
 /// The helper program (HelperProcess): every host's door.
 package struct HelperProgram: HelperDoor {
     package init() {}
 
-    package func call(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?,
+    package var unavailable: GateFailure? {
+        if case .failure(let failure) = HelperProcess.located { return failure }
+        return nil
+    }
+
+    package func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?, passingStdio: Bool,
                       onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
-        HelperProcess.call(request, until: deadline, handingOn: lock, onInterim: onInterim)
+        HelperProcess.call(request, until: deadline, handingOn: lock, passingStdio: passingStdio, onInterim: onInterim)
+    }
+
+    package func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
+        -> Result<HelperAnswer?, GateFailure> {
+        HelperProcess.ask(request, until: deadline, handingOn: lock)
     }
 
     package func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure> {

@@ -79,31 +79,30 @@ package struct HelperProcess: Sendable {
     /// killed. With `passingStdio` the host's descriptors 0-2 reach the
     /// helper as its 3-5. A failure is one of finding, starting or hearing
     /// the helper; what the helper itself could not do is its `failed` answer.
-    package static func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool = false,
-                             onInterim: (HelperAnswer.Interim) -> Bool = { _ in true }) -> Result<HelperAnswer?, GateFailure> {
-        located.flatMap { $0.call(request, until: deadline, passingStdio: passingStdio, onInterim: onInterim) }
-    }
-
-    /// `call`, and the helper holds `lock` (when given) from then on: a
-    /// fetch under the login burst's lock (docs/design.md, "The fetch helper").
-    package static func call(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?,
-                             onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
-        located.flatMap { $0.call(request, until: deadline, keeping: lock?.descriptor ?? -1, onInterim: onInterim) }
+    /// The helper holds `lock` (when given) from then on: a fetch under
+    /// the login burst's lock (docs/design.md, "The fetch helper").
+    package static func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?,
+                             passingStdio: Bool, onInterim: (HelperAnswer.Interim) -> Bool)
+        -> Result<HelperAnswer?, GateFailure> {
+        located.flatMap {
+            $0.call(request, until: deadline, passingStdio: passingStdio, keeping: lock?.descriptor ?? -1,
+                    onInterim: onInterim)
+        }
     }
 
     /// Sends `request` to a helper that holds `lock` from then on, and
     /// listens until `deadline`; then stops listening and leaves the helper
     /// to finish by its own limit (a channel's answer, learned for the next
     /// launch: docs/design.md, "Asking the channel").
-    package static func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock)
+    package static func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
         -> Result<HelperAnswer?, GateFailure> {
-        located.flatMap { $0.call(request, until: deadline, keeping: lock.descriptor, leaving: true) { _ in true } }
+        located.flatMap { $0.call(request, until: deadline, keeping: lock?.descriptor ?? -1, leaving: true) { _ in true } }
     }
 
     /// Starts `request` and returns at once, once the helper is started: a
     /// background refresh, which nobody waits for (holding `lock` when
     /// given, until it exits). The helper's pid.
-    package static func start(_ request: HelperRequest, handingOn lock: FileLock? = nil) -> Result<pid_t, GateFailure> {
+    package static func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<pid_t, GateFailure> {
         located.flatMap { $0.start(request.message(), answer: -1, lowPriority: true, keeping: lock?.descriptor ?? -1) }
     }
 

@@ -21,23 +21,16 @@ package final class StoreLocator: Sendable {
     }
     private let last = Mutex<Answer?>(nil)
 
-    package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
-                         files: any FileSystem, sandbox: Sandbox.Kind?) -> StoreResolution {
-        resolve(options, snapshot, environment, files: files, sandbox: sandbox, country: Self.country(options, environment),
-                deadline: Deadline(afterMilliseconds: options.timeoutMs))
-    }
-
-    /// The same with the storefront already worked out, and the App Store
-    /// lookup within what the call's `deadline` has left.
-    package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ environment: CheckEnvironment,
-                         files: any FileSystem, sandbox: Sandbox.Kind?, country: String, deadline: Deadline) -> StoreResolution {
+    /// The store's answer in storefront `country`, the App Store's lookup
+    /// within what the call's `deadline` has left (`log`: its lines).
+    package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ system: System, country: String,
+                         deadline: Deadline, log: CallLog? = nil) -> StoreResolution {
         let inputs = Inputs(store: options.store, appID: options.appID, configURL: snapshot?.updateURLText,
                             fallbackURL: options.fallbackURL, country: country,
                             configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
         let reusable = options.store != .appstore
         if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
-        let resolver = StoreResolver(lookup: Self.lookup(options, environment, files, deadline),
-                                     sandbox: sandbox)
+        let resolver = StoreResolver(lookup: Self.lookup(options, system, deadline, log), sandbox: system.sandbox.kind)
         let resolution = resolver.resolve(
             store: inputs.store, appID: inputs.appID, country: inputs.country, configURL: inputs.configURL,
             fallbackURL: inputs.fallbackURL, policy: inputs.policy, configKey: inputs.configKey)
@@ -50,8 +43,9 @@ package final class StoreLocator: Sendable {
         var options = ClientOptions()
         options.store = store
         options.appID = appID
-        let live = System.live
-        return StoreLocator().resolve(options, nil, live.environment, files: live.files, sandbox: Sandbox.current.kind).url
+        let system = System()   // the environment as it is now
+        return StoreLocator().resolve(options, nil, system, country: country(options, system.environment),
+                                      deadline: Deadline(afterMilliseconds: options.timeoutMs)).url
     }
 
     /// The option, else the locale's region, else "us".
@@ -63,15 +57,12 @@ package final class StoreLocator: Sendable {
         options.country ?? region.flatMap(StoreKind.countryCode) ?? "us"
     }
 
-    private static func lookup(_ options: ClientOptions, _ environment: CheckEnvironment,
-                               _ files: any FileSystem, _ deadline: Deadline) -> AppStoreLookup? {
+    /// The App Store's trackId from the channel's cache (docs/design.md,
+    /// "One revalidating cache"); none when the administrator allows no network.
+    private static func lookup(_ options: ClientOptions, _ system: System, _ deadline: Deadline,
+                               _ log: CallLog?) -> StoreResolver.TrackIDLookup? {
         guard options.store == .appstore, options.networkForbiddenBy == nil else { return nil }
-        var limits = TransportLimits()
-        limits.timeoutMs = deadline.remainingMilliseconds
-        limits.caFile = options.tlsCAFile
-        limits.proxy = options.proxy
-        // The request goes out from the fetch helper: the host never loads libcurl.
-        return AppStoreLookup(endpoint: options.itunesEndpoint, transport: HelperTransport(), limits: limits,
-                              cache: PrivateDirectory(base: environment.cacheHome, files: files))
+        let asker = ChannelAsker(options: options, system: system)
+        return { bundleID, country in asker.appStoreTrackID(bundleID: bundleID, country: country, deadline: deadline, log: log) }
     }
 }

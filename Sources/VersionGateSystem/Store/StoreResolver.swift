@@ -24,13 +24,16 @@ package struct StoreResolution: Sendable, Equatable {
 ///   remotely), then the store's own URL, then its web page, then
 ///   `fallback_url`. An invalid app id removes only the store's own links:
 ///   the config URL and `fallback_url` do not depend on it.
-package struct StoreResolver: Sendable {
-    /// The App Store lookup; nil = no network (the lookup-form URL is used).
-    package var lookup: AppStoreLookup?
+package struct StoreResolver {
+    /// The App Store's trackId for a bundle id and country, or why there
+    /// is none (ChannelAsker.appStoreTrackID); nil = no network (the
+    /// lookup-form URL is used).
+    package typealias TrackIDLookup = (_ bundleID: String, _ country: String) -> (trackID: Int64?, reason: String?)
+    package var lookup: TrackIDLookup?
     /// Inside a sandbox https candidates come first (see Sandbox).
     package var sandbox: Sandbox.Kind?
 
-    package init(lookup: AppStoreLookup? = nil, sandbox: Sandbox.Kind?) {
+    package init(lookup: TrackIDLookup? = nil, sandbox: Sandbox.Kind?) {
         self.lookup = lookup
         self.sandbox = sandbox
     }
@@ -101,7 +104,7 @@ package struct StoreResolver: Sendable {
             notes.append("no iTunes lookup configured")
             return store.links(appID: appID)
         }
-        let answer = lookup.trackID(bundleID: appID, country: country)
+        let answer = lookup(appID, country)
         if answer.trackID == nil { notes.append(answer.reason ?? "iTunes lookup gave no trackId") }
         return store.links(appID: appID, trackID: answer.trackID)
     }

@@ -121,27 +121,24 @@ package enum InPlaceUpdate {
         return String(validatingCString: path)
     }
 
-    /// Set once a package's or a snap's update installed here: a restart
-    /// then starts the program again, the new version at the same path.
-    private static let updatedPackage = Mutex(false)
-
     /// Updates this app through the helper. `onProgress` is called on this
     /// thread for each step; returning false cancels: this call returns at
     /// once; the portal may still finish installing in the background (its
     /// helper is left to see it through; see HelperProcess.call), an
     /// AppImage's helper stops at its next step and replaces nothing.
     package static func run(_ found: Result<HelperRequest.Update.Kind, Refusal>, limits: TransportLimits,
-                            gitHubAPI: String, trustedKeys: String?, onProgress: (UpdateProgress) -> Bool) -> Report {
+                            gitHubAPI: String, trustedKeys: String?, helper: any HelperDoor,
+                            onProgress: (UpdateProgress) -> Bool) -> Report {
         let kind: HelperRequest.Update.Kind
         switch found {
         case .failure(let refusal): return Report(refusal.outcome, refusal.message)
         case .success(let found): kind = found
         }
-        if case .failure(let failure) = HelperProcess.located { return Report(.unavailable, failure.message) }
+        if let failure = helper.unavailable { return Report(.unavailable, failure.message) }
         let maxSeconds = HelperRequest.Update.defaultMaxSeconds
-        let ran = HelperProcess.call(.update(HelperRequest.Update(kind: kind, maxSeconds: maxSeconds, limits: limits,
+        let ran = helper.call(.update(HelperRequest.Update(kind: kind, maxSeconds: maxSeconds, limits: limits,
                                                                        gitHubAPI: gitHubAPI, trustedKeys: trustedKeys)),
-                                     until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {
+                              until: Deadline(afterMilliseconds: (maxSeconds + 60) * 1000)) {
             if case .progress(let progress) = $0 { return onProgress(progress) }
             return true
         }
@@ -156,7 +153,6 @@ package enum InPlaceUpdate {
         case (.success(nil), .snap):
             return Report(.cancelled, "cancelled by the host: snapd's change is aborted")
         case (.success(.updated(let outcome, let message)?), _):
-            if outcome == .installed, kind.restartsByPath { updatedPackage.withLock { $0 = true } }
             return Report(outcome, message)
         case (.success(.failed(let failure)?), _): return Report(.failed, failure.message)
         case (.success(let other?), _): return Report(.failed, "the helper answered an update with \(other)")
@@ -168,23 +164,25 @@ package enum InPlaceUpdate {
     /// for it to end and gives its exit status; else nil once it started.
     /// An AppImage is its file again (`arguments[0]` becomes its path), and
     /// an updated package's program is `arguments[0]` again (looked up in
-    /// `$PATH` without a slash), in this process's directory.
-    package static func restart(arguments: [String], directory: String, wait: Bool,
-                                sandbox: Sandbox) -> Result<Int32?, GateFailure> {
+    /// `$PATH` without a slash), in this process's directory, when
+    /// `updatedPackage` (this client installed a package's or a snap's update).
+    package static func restart(arguments: [String], directory: String, wait: Bool, updatedPackage: Bool,
+                                system: System) -> Result<Int32?, GateFailure> {
         guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
+        let sandbox = system.sandbox
         if !sandbox.isFlatpakApp {
             if let path = sandbox.appImage { return start(path, arguments: arguments, wait: wait) }
-            guard updatedPackage.withLock({ $0 }) else {
+            guard updatedPackage else {
                 return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage, and no package or snap "
                                             + "was updated here: nothing to restart into"))
             }
             let program = arguments[0].contains("/") ? arguments[0]
-                : POSIXProcesses.resolve(arguments[0], path: CheckEnvironment.current().value("PATH"))
+                : POSIXProcesses.resolve(arguments[0], path: system.environment.value("PATH"))
             guard let program else { return .failure(GateFailure(.update, "\(arguments[0]) not found in $PATH")) }
             return start(program, arguments: arguments, wait: wait)
         }
         let request = HelperRequest.Restart(directory: directory, wait: wait, arguments: arguments)
-        switch HelperProcess.call(.restart(request), until: nil, passingStdio: true) {
+        switch system.helper.call(.restart(request), until: nil, handingOn: nil, passingStdio: true, onInterim: { _ in true }) {
         case .failure(let failure): return .failure(GateFailure(.update, failure.message))
         case .success(.restarted(let status)?): return .success(status)
         case .success(.failed(let failure)?): return .failure(GateFailure(.update, failure.message))
