@@ -82,8 +82,7 @@ final class ClientOptionsTests: XCTestCase {
         }
     }
 
-    /// What a background refresher is started with: every option set, as
-    /// given, in the table's order; a refused value or a reset leaves none.
+    /// Every option set, as given; a refused value or a reset leaves none.
     func testAssignmentsAreWhatWasSet() throws {
         var options = ClientOptions()
         try options.set("timeout_ms", "250")
@@ -91,7 +90,7 @@ final class ClientOptionsTests: XCTestCase {
         try options.set("platform", "ios")
         XCTAssertThrowsError(try options.set("cache_ttl_s", "-1"))
         try options.set("platform", nil)
-        XCTAssertEqual(options.assignmentList, ["source=https://config.example.com/gate.json", "timeout_ms=250"])
+        XCTAssertEqual(options.assignments, ["source": "https://config.example.com/gate.json", "timeout_ms": "250"])
     }
 
     func testNilRestoresTheDefault() throws {

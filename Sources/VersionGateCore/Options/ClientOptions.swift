@@ -74,16 +74,11 @@ package struct ClientOptions: Sendable, Equatable {
     package var fallbackURL: String?
 
     /// Every option set to a value, as given (the last value per key): what
-    /// a background refresher is started with, so it fetches exactly as
-    /// this client would.
+    /// `value` answers and a reset replays, and the text of options passed
+    /// on as written (source, trusted_keys).
     package private(set) var assignments: [String: String] = [:]
 
     package init() {}
-
-    /// `assignments` in the option table's order, as `key=value` strings.
-    package var assignmentList: [String] {
-        Self.table.compactMap { option in assignments[option.key].map { option.key + "=" + $0 } }
-    }
 
     package static let maxValueBytes = 4096
 

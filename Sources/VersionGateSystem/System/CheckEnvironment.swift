@@ -77,13 +77,6 @@ package struct CheckEnvironment: Sendable {
         return ProcessEnvironment.value(name)
     }
 
-    /// Whether `name` is set, without making its value a String.
-    package func isSet(_ name: String) -> Bool {
-        if let fixed { return fixed[name] != nil }
-        // withCString: the implicit String-to-pointer conversion copies a small string to the heap.
-        return name.withCString { getenv($0) } != nil
-    }
-
     /// Every variable a check may use, for the pure functions that take a dictionary.
     package var variables: [String: String] {
         if let fixed { return fixed }
