@@ -55,7 +55,7 @@ def differing(stderr: str) -> list[str]:
     (EVENTS, "region decided", '        "policy_files",\n', '        "policy_files",\n        "proxy",\n'),
     (GATE_STATUS, "region statuses", "    case mandatory = 2\n", "    case mandatory = 2\n    case blocking = 3\n"),
     (PYTHON, "region statuses", "    MANDATORY = 2\n", "    MANDATORY = 2\n    BLOCKING = 3\n"),
-    (LISTS, "the whole file", '"apt", "flatpak"]', '"apt", "flatpak", "winget"]'),
+    (LISTS, "the whole file", '"flatpak", "package"]', '"flatpak", "package", "winget"]'),
     (EXPORTS, "region exports", "        vg_policy_report;\n", "        vg_policy_report;\n        vg_client_new;\n"),
     (SYMBOLS, "the symbol lines", " vg_strerror@VERSIONGATE_1.0 1.0.0\n",
      " vg_strerror@VERSIONGATE_1.0 1.0.0\n vg_unknown@VERSIONGATE_1.4 1.4.0\n"),
@@ -133,9 +133,9 @@ def test_a_channel_reaches_the_result_field_and_the_swift_list(root):
     check_then_write(root, ["%s: region result_fields" % HEADER, "%s: region result_fields" % API,
                             "man/versiongate.1: region result_fields", "%s: region result_fields" % PYTHON,
                             "%s: region channels" % API, "%s: the whole file" % LISTS])
-    assert '"apt", "flatpak" or "winget"' in (root / HEADER).read_text()
+    assert '"apt", "flatpak", "package" or "winget"' in (root / HEADER).read_text()
     assert "| `winget` | 1.5 | the Windows package manager |" in (root / API).read_text()
-    assert 'let declaredChannels = ["appstore", "snap", "flathub", "apt", "flatpak", "winget"]' \
+    assert 'let declaredChannels = ["appstore", "snap", "flathub", "apt", "flatpak", "package", "winget"]' \
         in (root / LISTS).read_text()
 
 

@@ -549,7 +549,7 @@ class Result(_Handle):
     # BEGIN GENERATED result_fields (scripts/generate)
     blocked_versions = _field('blocked_versions', 'text', 'The valid blocked_versions_<platform>, comma-separated, or null.')
     blocked_versions_key = _field('blocked_versions_key', 'text', 'The key blocked_versions came from, e.g. "blocked_versions_linux" (1.3), or null.')
-    channel = _field('channel', 'text', 'The user\'s channel a MANDATORY asked (1.3), or null when none was asked: "appstore", "snap", "flathub", "apt" or "flatpak".')
+    channel = _field('channel', 'text', 'The user\'s channel a MANDATORY asked (1.3), or null when none was asked: "appstore", "snap", "flathub", "apt", "flatpak" or "package".')
     channel_version = _field('channel_version', 'text', 'The newest version that channel serves this system (1.3), or null when it could not be asked.')
     config_age_s = _field('config_age_s', 'number', 'Seconds since a remote config was fetched, or null.')
     current = _field('current', 'text', 'The current version, trimmed; null when invalid.')

@@ -546,7 +546,7 @@ const char *vg_result_rule(const vg_result *result);
  *   blocked_versions           text    the valid blocked_versions_<platform>, comma-separated, or null
  *   blocked_versions_key       text    the key blocked_versions came from, e.g. "blocked_versions_linux" (1.3), or null
  *   channel                    text    the user's channel a MANDATORY asked (1.3), or null when
- *                                      none was asked: "appstore", "snap", "flathub", "apt" or "flatpak"
+ *                                      none was asked: "appstore", "snap", "flathub", "apt", "flatpak" or "package"
  *   channel_version            text    the newest version that channel serves this system (1.3),
  *                                      or null when it could not be asked
  *   config_age_s               number  seconds since a remote config was fetched, or null
