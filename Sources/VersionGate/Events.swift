@@ -90,7 +90,7 @@ public func vg_events_funnel(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CC
     guard let path, let pathText = String(validatingCString: path) else { return VG_EINVAL.rawValue }
     var funnel = EventFunnel()
     do {
-        funnel.add(lines: try POSIXFiles().read(pathText, maxBytes: EventFunnel.maxFileBytes, trust: .document).bytes)
+        funnel.add(lines: try System.live.files.read(pathText, maxBytes: EventFunnel.maxFileBytes, trust: .document).bytes)
     } catch {
         out.pointee = mallocCopy(error.message + "\n")
         return error.code

@@ -20,7 +20,7 @@ public func vg_lint(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, 
         guard (try? options.set("platform", name)) != nil else { return VG_EINVAL.rawValue }
     }
     var problems: [String]
-    let files = POSIXFiles()
+    let files = System.live.files
     do {
         let bytes = try files.read(pathText, maxBytes: GateDocument.maxBytes, trust: .document).bytes
         problems = GateLint.problems(bytes, platforms: names)

@@ -40,7 +40,7 @@ public func vg_client_restart(_ client: OpaquePointer?, _ argv: UnsafePointer<Un
                 arguments.append(text)
                 index += 1
             }
-        } else if let own = InPlaceUpdate.ownArguments {
+        } else if let own = ProcessFacts.ownArguments {
             arguments = own
         }
         guard !arguments.isEmpty else { throw .invalidArgument("no command to restart: argv is empty") }
@@ -49,7 +49,7 @@ public func vg_client_restart(_ client: OpaquePointer?, _ argv: UnsafePointer<Un
             guard let text = String(validatingCString: cwd) else { throw .invalidArgument("cwd is not valid UTF-8") }
             directory = text
         } else {
-            directory = InPlaceUpdate.currentDirectory ?? "/"
+            directory = ProcessFacts.currentDirectory ?? "/"
         }
         let status = try handle.client.restart(arguments: arguments, directory: directory, wait: exitStatus != nil).get()
         if let status { exitStatus?.pointee = status }

@@ -42,7 +42,6 @@ package enum HelperService {
     package static func serve(_ request: HelperRequest, interim: @escaping (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
         switch request {
         case .fetch(let fetch): ConfigService.fetch(fetch, interim: interim)
-        case .http(let http, let limits): exchange(http, limits)
         case .channel(let ask): ChannelService.ask(ask)
         case .update(let update):
             switch update.kind {
@@ -67,15 +66,5 @@ package enum HelperService {
             sent += n
         }
         return true
-    }
-
-    /// One HTTP exchange for the host (HelperTransport).
-    private static func exchange(_ request: HTTPRequest, _ limits: TransportLimits) -> HelperAnswer {
-        alarm(UInt32(clamping: limits.timeoutMs / 1000 + 15))
-        do throws(TransportError) {
-            return .response(try CurlTransport().send(request, limits: limits))
-        } catch {
-            return .failed(error.failure)
-        }
     }
 }

@@ -8,8 +8,6 @@ package enum HelperAnswer: Sendable {
     /// and that file's identity when the helper wrote it: the host then does
     /// not read back what it was handed.
     case fetched(origin: ConfigOrigin, note: String?, entry: [UInt8], identity: FileIdentity?)
-    /// An HTTP exchange's response, whatever its status.
-    case response(HTTPResponse)
     /// A channel's next cache entry (ChannelEntry's JSON), as written.
     case learned(entry: [UInt8])
     /// How an update in place ended.
@@ -34,12 +32,6 @@ package enum HelperAnswer: Sendable {
             if let note { message.add("note", note) }
             message.add("entry", String(decoding: entry, as: UTF8.self))
             if let identity { message.add("identity", identity.wireText) }
-        case .response(let response):
-            message.add("outcome", "response")
-            message.add("status", String(response.status))
-            message.add("url", response.url)
-            for header in response.headers { message.add("header", header.name + ": " + header.value) }
-            message.add("body", Hex.encoded(response.body))
         case .learned(let entry):
             message.add("outcome", "learned")
             message.add("entry", String(decoding: entry, as: UTF8.self))
@@ -67,10 +59,6 @@ package enum HelperAnswer: Sendable {
                   let entry = message.value("entry") else { return nil }
             return .fetched(origin: origin, note: message.value("note"), entry: Array(entry.utf8),
                             identity: message.value("identity").flatMap { FileIdentity(wireText: $0) })
-        case "response":
-            guard let status = message.value("status").flatMap(HelperMessage.integer),
-                  let body = message.value("body").flatMap(Hex.decoded) else { return nil }
-            return .response(HTTPResponse(status: status, headers: message.values("header").map(HelperMessage.header), body: body, url: message.value("url") ?? ""))
         case "learned":
             guard let entry = message.value("entry") else { return nil }
             return .learned(entry: Array(entry.utf8))

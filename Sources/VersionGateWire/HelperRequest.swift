@@ -9,8 +9,6 @@ package enum HelperRequest: Sendable {
     /// A remote source's fetch: a check waiting for it, a refresh, or a
     /// background refresh nobody waits for.
     case fetch(ConfigFetch)
-    /// One HTTP exchange for the host (the App Store lookup).
-    case http(HTTPRequest, TransportLimits)
     /// Ask a channel and write its cache entry (docs/design.md, "Asking the
     /// channel"); the helper holds the host's lock on it, as descriptor 3.
     case channel(ChannelAsk)
@@ -22,10 +20,10 @@ package enum HelperRequest: Sendable {
 
     /// Bumped whenever a request or an answer changes shape: a helper from
     /// another build refuses rather than misreads.
-    package static let protocolVersion = "7"
+    package static let protocolVersion = "8"
 
     private enum Mode: String {
-        case fetch, refresh, background, http, channel, update, restart
+        case fetch, refresh, background, channel, update, restart
     }
 
     /// The protocol and the mode, then the kind's own records.
@@ -36,10 +34,6 @@ package enum HelperRequest: Sendable {
         case .fetch(let fetch):
             message.add("mode", fetch.mode.rawValue)
             fetch.add(to: &message)
-        case .http(let request, let limits):
-            message.add("mode", Mode.http.rawValue)
-            request.add(to: &message)
-            limits.add(to: &message, as: .exchange)
         case .channel(let ask):
             message.add("mode", Mode.channel.rawValue)
             ask.add(to: &message)
@@ -63,11 +57,6 @@ package enum HelperRequest: Sendable {
         let request: HelperRequest?
         switch message.value("mode").flatMap(Mode.init(rawValue:)) {
         case .fetch, .refresh, .background: request = ConfigFetch(message).map { .fetch($0) }
-        case .http:
-            guard let http = HTTPRequest(message), let limits = TransportLimits(message, as: .exchange) else {
-                return .failure(malformed)
-            }
-            request = .http(http, limits)
         case .channel: request = ChannelAsk(message).map { .channel($0) }
         case .update: request = Update(message).map { .update($0) }
         case .restart: request = .restart(Restart(message))

@@ -35,6 +35,9 @@ else in the server changes.
     GET /doc/<name>.minisig  the document's "signature" as text/plain (a
                        detached minisign signature), 404 when it has none;
                        one-shot answers do not apply. Recorded in /__requests.
+    GET /doc/<name>/lookup  the same document, at the path an App Store
+                       lookup asks (itunes_endpoint = /doc/<name>): a channel
+                       and a store link scripted as a document is.
     GET /doc/<name>    the document: 200 with ETag (and Cache-Control), or 304
                        with the same headers when If-None-Match matches the
                        current ETag (RFC 9110 §13.1.2: weak comparison, lists,
@@ -202,6 +205,11 @@ def h_document_control(conn, req, m):
             doc.next = collections.deque(queue)
         answer = {"name": name, "etag": doc.etag, "queued": len(doc.next)}
     conn.respond_json(200, answer)
+
+
+@route(r"/doc/([^/]+)/lookup")
+def h_document_lookup(conn, req, m):
+    h_document(conn, req, m)
 
 
 @route(r"/doc/([^/]+)")

@@ -20,7 +20,7 @@ final class DeclaredListsTests: XCTestCase {
                                             .snap(name: "example", architecture: "amd64"),
                                             .flathub(appID: "org.example.App"),
                                             .apt(package: "example", architecture: "amd64")]
-        let nothingNewer = ChannelAsker.NothingNewer.allCases.map { $0.answer(package: nil, served: "1").channel }
+        let nothingNewer = NothingNewerRecord.Channel.allCases.map { $0.answer(package: nil, served: "1").channel }
         let answered = Set(questions.map(\.channel) + [ChannelAnswer.flatpakRemote] + nothingNewer)
         XCTAssertEqual(Set(declaredChannels).count, declaredChannels.count, "a channel is declared twice")
         for channel in answered.subtracting(declaredChannels).sorted() {

@@ -12,7 +12,7 @@ struct InProcessHelper: HelperDoor {
     var unavailable: GateFailure? { nil }
 
     func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?, passingStdio: Bool,
-              onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
+              onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperReply, GateFailure> {
         withExtendedLifetime(lock) {
             guard let message = HelperMessage.decode(request.message().encoded()) else {
                 return .failure(GateFailure(.internalError, "the request does not survive its wire form"))
@@ -21,14 +21,14 @@ struct InProcessHelper: HelperDoor {
             case .failure(let failure): return .failure(failure)
             case .success(let decoded):
                 let answer = withoutActuallyEscaping(onInterim) { HelperService.serve(decoded, interim: $0) }
-                return .success(HelperMessage.decode(answer.message().encoded()).flatMap(HelperAnswer.decode))
+                return .success(HelperReply(HelperMessage.decode(answer.message().encoded()).flatMap(HelperAnswer.decode)))
             }
         }
     }
 
     /// Served to the end: a late answer is kept as the real helper keeps it.
     func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
-        -> Result<HelperAnswer?, GateFailure> {
+        -> Result<HelperReply, GateFailure> {
         call(request, until: deadline, handingOn: lock, passingStdio: false) { _ in true }
     }
 

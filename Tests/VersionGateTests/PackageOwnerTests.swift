@@ -24,10 +24,10 @@ final class PackageOwnerTests: XCTestCase {
         let installed = try XCTUnwrap(try String(contentsOfFile: "/var/lib/dpkg/status", encoding: .utf8)
             .components(separatedBy: "\n\n").first { $0.hasPrefix("Package: dpkg\n") }?
             .split(separator: "\n").first { $0.hasPrefix("Version: ") }?.dropFirst("Version: ".count))
-        XCTAssertEqual(try PackageOwner.find(path: path, version: ChannelDocuments.upstream(String(installed))).get(), "dpkg")
-        guard case .failure(let refusal) = PackageOwner.find(path: path, version: "0.0.1") else { return XCTFail("taken") }
+        XCTAssertEqual(try PackageOwner.find(path: path, version: ChannelDocuments.upstream(String(installed)), output: ProgramOutput.read).get(), "dpkg")
+        guard case .failure(let refusal) = PackageOwner.find(path: path, version: "0.0.1", output: ProgramOutput.read) else { return XCTFail("taken") }
         XCTAssertTrue(refusal.message.contains("belongs to dpkg"), refusal.message)
-        guard case .failure(let none) = PackageOwner.find(path: "/nonexistent/program", version: "1.0") else {
+        guard case .failure(let none) = PackageOwner.find(path: "/nonexistent/program", version: "1.0", output: ProgramOutput.read) else {
             return XCTFail("an owner for a file nobody owns")
         }
         XCTAssertEqual(none.message, "no package owns /nonexistent/program")
@@ -37,7 +37,7 @@ final class PackageOwnerTests: XCTestCase {
     /// program's resolved path shows as /usr/bin/true (dpkg knows only the
     /// first; Debian 13's ships the second). Either way its owner is found.
     func testAnOwnerUnderMergedUsrIsFound() {
-        guard case .failure(let refusal) = PackageOwner.find(path: "/usr/bin/true", version: "0.0.1") else {
+        guard case .failure(let refusal) = PackageOwner.find(path: "/usr/bin/true", version: "0.0.1", output: ProgramOutput.read) else {
             return XCTFail("taken")
         }
         XCTAssertTrue(refusal.message.contains("/usr/bin/true belongs to coreutils"), refusal.message)

@@ -674,13 +674,13 @@ private final class CountingDoor: HelperDoor, @unchecked Sendable {
     var unavailable: GateFailure? { nil }
 
     func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?, passingStdio: Bool,
-              onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
+              onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperReply, GateFailure> {
         self.lock.withLock { calls += 1 }
-        return .success(.failed(GateFailure(.network, "no request may be made")))
+        return .success(HelperReply(.failed(GateFailure(.network, "no request may be made"))))
     }
 
     func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
-        -> Result<HelperAnswer?, GateFailure> {
+        -> Result<HelperReply, GateFailure> {
         call(request, until: deadline, handingOn: lock, passingStdio: false) { _ in true }
     }
 

@@ -19,9 +19,12 @@ package struct RevalidatingCache<Question: CachedQuestion> {
     package let files: any FileSystem
     package let helper: any HelperDoor
     package let log: CallLog?
+    /// Where the call notes its requests' route; nil when no one reads it.
+    package let trace: RequestTrace?
 
-    package init(_ question: Question, rules: CacheRules, files: any FileSystem, helper: any HelperDoor, log: CallLog?) {
-        (self.question, self.rules, self.files, self.helper, self.log) = (question, rules, files, helper, log)
+    package init(_ question: Question, rules: CacheRules, files: any FileSystem, helper: any HelperDoor, log: CallLog?,
+                 trace: RequestTrace?) {
+        (self.question, self.rules, self.files, self.helper, self.log, self.trace) = (question, rules, files, helper, log, trace)
     }
 
     /// What decides, and how it was had.
@@ -129,7 +132,8 @@ package struct RevalidatingCache<Question: CachedQuestion> {
                 if case .log(let level, let line) = $0 { log?.add(level, "helper: " + line) }
                 return true
             }
-        switch answer {
+        if case .success(let reply) = answer { trace?.note(reply.route) }
+        switch answer.map(\.answer) {
         // The helper's own failure says what failed; one of starting or hearing it does not.
         case .failure(let failure): return settle(current, self.failure(failure.kind, failure.message))
         case .success(.failed(let failure)?): return settle(current, failure)

@@ -5,7 +5,7 @@ import VersionGatePlatform
 /// channel"): what `apt update` last fetched is what an upgrade would
 /// install, read without privilege, a bus or the network.
 package enum AptLists {
-    package static let directory = "/var/lib/apt/lists"
+    package static let directory = MachinePaths.aptLists
     /// A Packages file of a whole archive is tens of megabytes.
     private static let maxListBytes = 512 << 20
 

@@ -19,11 +19,12 @@ package struct ChannelAsker: Sendable {
     /// What `question`'s channel serves: from the cache (fresh; or stale
     /// within the window, while one helper revalidates it), else asked
     /// within `deadline` by a helper that records a late answer anyway.
-    package func ask(_ question: ChannelQuestion, deadline: Deadline, now: Int64, log: CallLog?) -> ChannelAnswer {
+    package func ask(_ question: ChannelQuestion, deadline: Deadline, now: Int64, log: CallLog?,
+                     trace: RequestTrace? = nil) -> ChannelAnswer {
         if case .apt(let package, let architecture) = question {
             return askApt(question, package: package, architecture: architecture, now: now, log: log)
         }
-        switch cache(question, now: now, log: log).lookup(until: deadline) {
+        switch cache(question, now: now, log: log, trace: trace).lookup(until: deadline) {
         case .fresh(let entry), .stale(let entry), .asked(let entry), .fallback(let entry, _):
             guard let served = entry.served else { return problem(question, entry.problem ?? "no answer is known", log) }
             log?.add(.info, "channel \(question.channel) (\(question.detail)) serves \(served)")
@@ -34,30 +35,35 @@ package struct ChannelAsker: Sendable {
     }
 
     /// The App Store's trackId for the store link: the channel's own entry
-    /// (one exchange gives the version and the id), asked as the channel is,
-    /// with its backoff. An id never changes for an app, so any known one
-    /// serves, whatever its age. nil with the reason when none is known.
-    package func appStoreTrackID(bundleID: String, country: String, deadline: Deadline,
-                                 log: CallLog?) -> (trackID: Int64?, reason: String?) {
+    /// (one exchange gives the version and the id), asked and revalidated
+    /// as the channel is, with its backoff. An id never changes for an app,
+    /// so when asking fails any known one serves, whatever its age. nil
+    /// with the reason when none is known.
+    package func appStoreTrackID(bundleID: String, country: String, deadline: Deadline, log: CallLog?,
+                                 trace: RequestTrace? = nil) -> (trackID: Int64?, reason: String?) {
         if let why = AppID.bundleIDRefusal(bundleID) { return (nil, "bundle \(why)") }
         guard let cc = StoreKind.countryCode(country) else {
             return (nil, "country \(OneLine.quoted(country, max: 16)) must be 2 letters")
         }
-        let cache = cache(.appStore(bundleID: bundleID, country: cc), now: system.wallClock(), log: log)
-        if let id = cache.question.current()?.trackID { return (id, nil) }
-        guard deadline.remainingMilliseconds > 0 else { return (nil, "no time left for the iTunes lookup: the deadline passed") }
+        let cache = cache(.appStore(bundleID: bundleID, country: cc), now: system.wallClock(), log: log, trace: trace)
+        let known = { cache.question.current()?.trackID }
+        guard deadline.remainingMilliseconds > 0 else {
+            return known().map { ($0, nil) } ?? (nil, "no time left for the iTunes lookup: the deadline passed")
+        }
         switch cache.lookup(until: deadline) {
         case .fresh(let entry), .stale(let entry), .asked(let entry), .fallback(let entry, _):
-            return entry.trackID.map { ($0, nil) } ?? (nil, "iTunes lookup: " + (entry.problem ?? "no trackId"))
+            if let id = entry.trackID ?? known() { return (id, nil) }
+            return (nil, "iTunes lookup: " + (entry.problem ?? "no trackId"))
         case .failed(let failure):
-            return (nil, "iTunes lookup: " + failure.message)
+            return known().map { ($0, nil) } ?? (nil, "iTunes lookup: " + failure.message)
         }
     }
 
-    private func cache(_ question: ChannelQuestion, now: Int64, log: CallLog?) -> RevalidatingCache<ChannelCacheQuestion> {
+    private func cache(_ question: ChannelQuestion, now: Int64, log: CallLog?,
+                       trace: RequestTrace?) -> RevalidatingCache<ChannelCacheQuestion> {
         RevalidatingCache(ChannelCacheQuestion(question, options: options, cacheHome: system.environment.cacheHome,
                                                files: system.files, now: now),
-                          rules: CacheRules(options), files: system.files, helper: system.helper, log: log)
+                          rules: CacheRules(options), files: system.files, helper: system.helper, log: log, trace: trace)
     }
 
     private func problem(_ question: ChannelQuestion, _ why: String, _ log: CallLog?) -> ChannelAnswer {

@@ -23,8 +23,9 @@ package enum ChannelChoice {
     /// (inside one, or `store=snap`), then `store=flathub` and `store=appstore`,
     /// then the package that owns `program` at `version` (the same lookup as
     /// Update's: dpkg-query -S, only when a block asks).
-    package static func question(_ options: ClientOptions, _ environment: CheckEnvironment, _ sandbox: Sandbox,
-                                 country: String, version: String? = nil) -> ChannelQuestion? {
+    package static func question(_ options: ClientOptions, _ system: System, country: String,
+                                 version: String? = nil) -> ChannelQuestion? {
+        let (environment, sandbox) = (system.environment, system.sandbox)
         if let package = options.distroPackage { return .apt(package: package, architecture: architecture) }
         if let name = sandbox.snapName ?? options.snapName ?? (options.store == .snap ? options.appID : nil) {
             return .snap(name: name, architecture: environment.value("SNAP_ARCH") ?? architecture)
@@ -37,7 +38,9 @@ package enum ChannelChoice {
         case .snap, .url:
             guard let program = options.program, let version,
                   case .success(.package(let name)) = InPlaceUpdate.kind(sandbox: sandbox, distroPackage: nil, program: program,
-                                                                         version: version) else { return nil }
+                                                                         version: version,
+                                                                         programOutput: system.programOutput)
+            else { return nil }
             return .apt(package: name, architecture: architecture)
         }
     }

@@ -42,13 +42,16 @@ package struct LoadRequest: Sendable {
     package var deadline = Deadline(afterMilliseconds: TransportLimits().timeoutMs)
     /// Where the call's log lines go; nil when no callback listens.
     package var log: CallLog? = nil
+    /// Where the call's helpers note their last request's route.
+    package var trace: RequestTrace? = nil
 
     package init(appVersion: String? = nil, localeOption: String? = nil, environment: CheckEnvironment, now: Int64,
                  files: any FileSystem, bootClock: @escaping @Sendable () -> BootInstant? = { nil },
                  boot: BootInstant? = nil, deadline: Deadline = Deadline(afterMilliseconds: TransportLimits().timeoutMs),
-                 log: CallLog? = nil) {
+                 log: CallLog? = nil, trace: RequestTrace? = nil) {
         (self.appVersion, self.localeOption, self.environment, self.now) = (appVersion, localeOption, environment, now)
         (self.files, self.bootClock, self.boot, self.deadline, self.log) = (files, bootClock, boot, deadline, log)
+        self.trace = trace
     }
 
     /// BCP 47, e.g. "pt-BR" (computed only by the sources that send it).

@@ -8,7 +8,7 @@ import Synchronization
 package final class GateClient: Sendable {
     /// Options and the source they select, replaced whole by `set`: a check
     /// takes one reference instead of copying every option out of the lock.
-    private final class State: Sendable {
+    final class State: Sendable {
         /// The options as set, and as the administrator's policy leaves them.
         let requested: ClientOptions
         let options: ClientOptions
@@ -39,19 +39,19 @@ package final class GateClient: Sendable {
     /// The settings, and what the results of the current snapshot and
     /// settings share, under one lock: a check takes it once for both.
     /// What NOTHING_NEW told goes with the settings it was read for.
-    private struct Current {
+    struct Current {
         var settings: State
         var frame: ResultFrame?
         var nothingNew = NothingNewMemo()
         init(settings: State) { self.settings = settings }
     }
-    private let state: Mutex<Current>
+    let state: Mutex<Current>
     /// Root's policy files, read once when the client is made (an
     /// administrator's change counts from the next launch).
     package let policy: PolicyReading
     /// Whether the ignored files were told to a log yet (once per client).
     private let policyTold = Mutex(false)
-    private let storeLocator = StoreLocator()
+    let storeLocator = StoreLocator()
     /// Set once this client installed a package's or a snap's update: a
     /// restart then starts the program again, the new version at the same path.
     let updatedPackage = Mutex(false)
@@ -65,7 +65,7 @@ package final class GateClient: Sendable {
         // As the environment says now, once: not at every check (a stat and getenvs).
         system.sandbox = Sandbox.detect(system.environment, files: system.files)
         self.system = system
-        policy = PolicyFiles.read()
+        policy = system.policyFiles()
         state = Mutex(Current(settings: State(ClientOptions(), helper: system.helper, policy: policy.policy)))
     }
 
@@ -143,14 +143,15 @@ package final class GateClient: Sendable {
             let request = LoadRequest(appVersion: Version(bytes: current)?.trimmedText,
                                       localeOption: settings.options.locale,
                                       environment: system.environment, now: system.wallClock(), files: system.files,
-                                      bootClock: system.bootClock, deadline: deadline.get(), log: log)
+                                      bootClock: system.bootClock, deadline: deadline.get(), log: log,
+                                      trace: deadline.traced())
             switch source.load(request) {
             case .success(let config): loaded = config
             case .failure(let failure):
                 return GateResult(failOpen: failure,
                                   language: system.environment.language(option: settings.options.locale),
                                   source: source.name, current: request.appVersion, managed: settings.managed,
-                                  route: ProxyTrace.take())
+                                  route: deadline.route)
             }
         }
         let snapshot = loaded.snapshot
@@ -163,7 +164,7 @@ package final class GateClient: Sendable {
         // Moved, never copied, into the result: a copy costs every check a retain per field.
         let decision: Decision
         if decided.asksChannel {
-            decision = Self.underPolicy(judged(consume decided, settings, system, deadline.get(), log), settings.managed)
+            decision = Self.underPolicy(judged(consume decided, settings, system, &deadline, log), settings.managed)
         } else {
             decision = Self.underPolicy(consume decided, settings.managed)
         }
@@ -175,7 +176,7 @@ package final class GateClient: Sendable {
         case .upToDate: break
         case .mandatory:
             shouldPrompt = true
-            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
+            prompt = self.prompt(decision, snapshot, frame, settings, system, &deadline)
         case .optional:
             if let quiet = settings.managed.quietOptionalFile {
                 sessionNote = "the administrator's policy (\(quiet)) shows no OPTIONAL prompt"
@@ -183,7 +184,7 @@ package final class GateClient: Sendable {
                 let claim = claim(decision, frame, settings, system)
                 (shouldPrompt, sessionNote) = (claim.shouldPrompt, claim.note)
             }
-            prompt = self.prompt(decision, snapshot, frame, settings, system, deadline.get())
+            prompt = self.prompt(decision, snapshot, frame, settings, system, &deadline)
         }
         // An invalid version fails open with its own failure; else the frame's.
         var invalid: GateFailure?
@@ -195,63 +196,7 @@ package final class GateClient: Sendable {
                           store: prompt?.store,
                           graceMessage: prompt?.grace, loaded: loaded,
                           note: sessionNote.map { joinNotes(loaded.note, $0) } ?? loaded.note, managed: settings.managed,
-                          route: ProxyTrace.take())
-    }
-
-    /// `decision` as the administrator's `mandatory: warn` leaves it; moved
-    /// through when no policy says so (docs/design.md, "The administrator's policy").
-    private static func underPolicy(_ decision: consuming Decision, _ managed: ManagedFacts) -> Decision {
-        if let file = managed.mandatoryWarnFile, let accepted = decision.accepted(byPolicy: file) { return accepted }
-        return decision
-    }
-
-    /// `decision` once the user's channel answered, as it was when none is
-    /// known (docs/design.md, "Asking the channel").
-    private func judged(_ decision: consuming Decision, _ settings: State, _ system: System, _ deadline: Deadline,
-                        _ log: CallLog?) -> Decision {
-        guard let answer = askChannel(settings, system, deadline, current: decision.current, log) else {
-            return decision
-        }
-        return decision.judged(by: answer)
-    }
-
-    /// The user's channel's answer before a MANDATORY blocks; nil when no
-    /// channel is known.
-    private func askChannel(_ settings: State, _ system: System, _ deadline: Deadline, current: VersionText?,
-                            _ log: CallLog?) -> ChannelAnswer? {
-        let options = settings.options
-        if let current, let known = nothingNewAnswer(current, settings, system) { return known }
-        // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
-        guard ChannelChoice.mayAsk(options, system.sandbox) else { return nil }
-        if system.sandbox.isFlatpakApp, let commit = InPlaceUpdate.runningCommit,
-           let known = NothingNewerRecord(options: options, system: system).flatpakAnswer(commit: commit,
-                                                                                          now: system.wallClock()) {
-            return known
-        }
-        guard let question = ChannelChoice.question(options, system.environment, system.sandbox,
-                                                    country: StoreLocator.country(options, system.environment),
-                                                    version: current?.string)
-        else { return nil }
-        return ChannelAsker(options: options, system: system).ask(question, deadline: deadline, now: system.wallClock(),
-                                                                  log: log)
-    }
-
-    /// What a prompting result shows besides the decision.
-    private typealias Prompt = (locale: LocaleFrame, store: StoreAnswer, grace: CText?)
-
-    /// The texts for the environment's locale (made when it or the frame
-    /// changes), the store URL, and the grace period's message.
-    private func prompt(_ decision: Decision, _ snapshot: GateSnapshot, _ frame: ResultFrame, _ settings: State,
-                        _ system: System, _ deadline: Deadline) -> Prompt {
-        let locale = frame.locale(system.environment) { localeFrame(snapshot, settings.options, system, deadline) }
-        let store = locale.store ?? StoreAnswer(storeLocator.resolve(
-            settings.options, snapshot, system, country: StoreLocator.country(settings.options, region: locale.region),
-            deadline: deadline))
-        let grace = decision.requiredFrom.map { at in
-            CText(GraceMessage.text(requiredFrom: at, utcOffset: system.utcOffset(at),
-                                    language: locale.texts.language, updateMessage: locale.updateMessage))
-        }
-        return (locale, store, grace)
+                          route: deadline.route)
     }
 
     /// The last frame while the snapshot and the options are the same
@@ -277,103 +222,6 @@ package final class GateClient: Sendable {
         return made
     }
 
-    /// A prompt's texts and store URL for the environment's locale now.
-    private func localeFrame(_ snapshot: GateSnapshot, _ options: ClientOptions, _ system: System,
-                             _ deadline: Deadline) -> LocaleFrame {
-        let environment = system.environment
-        let inputs = environment.localeInputs()
-        let choice = environment.localeChoice(option: options.locale)
-        let region = BCP47.region(of: options.locale ?? environment.localeName)
-        // The App Store's answer depends on a lookup that may change: resolved at each check.
-        let store = options.store == .appstore ? nil : StoreAnswer(storeLocator.resolve(
-            options, snapshot, system, country: StoreLocator.country(options, region: region), deadline: deadline))
-        return LocaleFrame(inputs: inputs, texts: CatalogTexts.forLanguage(choice.tag),
-                           updateMessage: snapshot.updateMessage(chain: choice.chain),
-                           releaseNotes: snapshot.releaseNotes(chain: choice.chain), region: region, store: store)
-    }
-
-    /// Whether an OPTIONAL prompts now: skip, remind, then the session.
-    private func claim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System) -> PromptClaim {
-        // No local closures: one stored in a constant escapes, and its context (the System) is copied to the heap.
-        let record = !settings.options.dryRun
-        let state = frame.promptState { Self.promptState(frame, settings, system) }
-        guard let state else { return Self.sessionClaim(decision, frame, settings, system, record: record) }
-        return state.claim(latest: frame.snapshot?.latest?.string, now: system.wallClock(),
-                           remindAfter: settings.options.remindAfterSeconds, record: record) {
-            Self.sessionClaim(decision, frame, settings, system, record: record)
-        }
-    }
-
-    private static func promptState(_ frame: ResultFrame, _ settings: State, _ system: System) -> PromptState? {
-        PromptState(source: frame.source ?? "", platform: settings.options.platform,
-                    environment: system.environment, files: system.files)
-    }
-
-    /// The session's say: prompt once per session and key.
-    private static func sessionClaim(_ decision: Decision, _ frame: ResultFrame, _ settings: State, _ system: System,
-                                     record: Bool) -> PromptClaim {
-        promptMemory(settings.options.sessionScope, system)
-            .claim(frame.sessionKey(current: decision.currentText ?? ""), record: record)
-    }
-
-    /// What NOTHING_NEW told about `version`: this client's update's, kept
-    /// here; else an earlier launch's PackageKit answer, read once per client
-    /// and version (its age checked then): a warm block reads no file.
-    private func nothingNewAnswer(_ version: VersionText, _ settings: State, _ system: System) -> ChannelAnswer? {
-        let known = state.withLock { $0.settings === settings ? $0.nothingNew.lookup(version) : (known: false, answer: nil) }
-        if known.known { return known.answer }
-        let answer = NothingNewerRecord(options: settings.options, system: system)
-            .answer(keyApp: settings.nothingNewKeyApp, version: version.string, now: system.wallClock())
-        return state.withLock { current in
-            current.settings === settings ? current.nothingNew.read(version, answer) : answer
-        }
-    }
-
-    /// An update of `kind` found nothing newer than `version` (which ran
-    /// from `commit`, in a Flatpak): its channel is behind (docs/design.md,
-    /// "Asking the channel"). This client's next check decides from the
-    /// answer kept here; the channel's cache, written here too, tells the
-    /// next launches within its TTL. An AppImage's has no channel to keep.
-    func recordNothingNew(_ kind: HelperRequest.Update.Kind, commit: String?, version: String) {
-        let options = state.withLock { $0.settings.options }
-        let record = NothingNewerRecord(options: options, system: system)
-        let answer: ChannelAnswer
-        switch kind {
-        case .flatpak:
-            guard let commit else { return }
-            answer = record.recordFlatpak(commit: commit, version: version, now: system.wallClock())
-        case .package(let name):
-            answer = record.record(.package, package: name, version: version, now: system.wallClock())
-        case .snap(let name, _):
-            answer = record.record(.snap, package: name, version: version, now: system.wallClock())
-        case .appImage:
-            return
-        }
-        state.withLock { $0.nothingNew.updated(VersionText(version), answer) }
-    }
-
-    /// Where to update, whatever the version: the config's update URL (when
-    /// a config can be had) under the client's store options and URL policy.
-    package func storeResolution(log: CallLog? = nil) -> StoreResolution {
-        defer { _ = ProxyTrace.take() }   // its requests' route is not the next check's
-        let environment = system.environment
-        let settings = state.withLock { $0.settings }
-        let (options, source) = (settings.options, settings.source)
-        let deadline = Deadline(afterMilliseconds: options.timeoutMs)
-        let request = LoadRequest(appVersion: nil, localeOption: options.locale, environment: environment,
-                                  now: system.wallClock(), files: system.files,
-                                  bootClock: system.bootClock, deadline: deadline, log: log)
-        let snapshot = source.map { $0.load(request).map(\.snapshot) }
-            ?? .failure(settings.noSource)
-        if case .failure(let failure) = snapshot {
-            log?.add(.warning, "no config for the store URL: \(failure.message)")
-        }
-        let resolution = storeLocator.resolve(options, try? snapshot.get(), system,
-                                              country: StoreLocator.country(options, environment), deadline: deadline, log: log)
-        log?.record(storeNote: resolution.note, refused: resolution.refusedSome)
-        return resolution
-    }
-
     /// The client's URL policy, and the administrator's link, which no
     /// operator's host list limits (docs/design.md, "The administrator's policy").
     package var urlPolicy: StoreURLPolicy {
@@ -387,10 +235,4 @@ package final class GateClient: Sendable {
         return (settings.options, settings.source?.name)
     }
 
-    private static func promptMemory(_ scope: ClientOptions.SessionScope, _ system: System) -> any PromptMemory {
-        if scope == .login, let login = LoginSession(runtimeDirectory: system.environment.runtimeDirectory, files: system.files) {
-            return login
-        }
-        return ProcessSession.shared
-    }
 }

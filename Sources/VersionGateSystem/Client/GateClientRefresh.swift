@@ -11,7 +11,6 @@ extension GateClient {
     /// it: conditions may depend on it), nil when unknown. nil when the cache
     /// is current, else why it could not be made so.
     package func refresh(current: UnsafeBufferPointer<UInt8>? = nil, log: CallLog? = nil) -> GateFailure? {
-        defer { _ = ProxyTrace.take() }   // its request's route is not the next check's
         let options = settings.options
         let source: any ConfigSource
         switch SourceFactory.make(options, helper: system.helper) {

@@ -11,7 +11,6 @@ extension GateClient {
     /// failure for every outcome but `installed`.
     package func update(_ result: GateResult, tell: ((String) -> Void)?,
                         progress: (UpdateProgress) -> Bool) -> (outcome: UpdateOutcome, failure: GateFailure?) {
-        defer { _ = ProxyTrace.take() }   // its requests' route is not the next check's
         guard result.status != .upToDate else {
             return (.failed, .invalidArgument("the result is UP_TO_DATE: there is nothing to update to"))
         }
@@ -20,7 +19,8 @@ extension GateClient {
         if let refusal = settings.refusal { return (.refused, GateFailure(.update, refusal)) }
         let found = InPlaceUpdate.kind(sandbox: system.sandbox, distroPackage: settings.distroPackage,
                                        program: settings.program, version: result.current,
-                                       snapName: settings.snapName, snapChannel: settings.snapChannel)
+                                       snapName: settings.snapName, snapChannel: settings.snapChannel,
+                                       programOutput: system.programOutput)
         let kind = try? found.get()
         // Where nothing can be updated in place nothing happens, so nothing is told.
         let tell = kind == nil ? nil : tell
@@ -30,7 +30,7 @@ extension GateClient {
             tell(GateEvents.update(.updateStarted, result, client: self,
                                    [("status", .string(result.status.name)), latest, kindField]))
         }
-        let fromCommit = kind == .flatpak ? InPlaceUpdate.runningCommit : nil
+        let fromCommit = kind == .flatpak ? system.flatpakCommit : nil
         let report = InPlaceUpdate.run(found, limits: settings.limits, gitHubAPI: settings.gitHubAPI,
                                        trustedKeys: settings.trustedKeys, helper: system.helper, onProgress: progress)
         if report.outcome == .installed, let kind, kind.restartsByPath { updatedPackage.withLock { $0 = true } }

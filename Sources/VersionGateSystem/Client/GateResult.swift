@@ -29,7 +29,7 @@ package final class GateResult: Sendable {
     /// made on first use and kept for the result's life (the C caller holds
     /// the pointers; most launchers never ask).
     private let texts = Mutex([String: CText]())
-    /// The route of the check's last request (ProxyTrace); nil when it made none.
+    /// The route of the check's last request (RequestTrace); nil when it made none.
     package let route: String?
     /// Not a result field's key, so the JSON has a place among them.
     package static let jsonKey = "\u{0}json"

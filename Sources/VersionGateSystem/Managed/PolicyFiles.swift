@@ -30,12 +30,11 @@ package struct PolicyReading: Sendable {
 }
 
 package enum PolicyFiles {
-    package static let directory = "/etc/versiongate"
-
-    /// Read now, the files trusted one by one; never fails (nothing there is no policy).
-    package static func read(directory: String = directory) -> PolicyReading {
+    /// Read now from `directory` (the System's: /etc/versiongate), the files
+    /// trusted one by one; never fails (nothing there is no policy).
+    package static func read(directory: String, files: any FileSystem) -> PolicyReading {
         var reading = PolicyReading()
-        for file in [directory + "/policy.json"] + dropIns(directory + "/policy.d") {
+        for file in [directory + "/policy.json"] + dropIns(directory + "/policy.d", files) {
             switch load(file) {
             case nil: continue   // absent
             case .failure(let refusal)?: reading.ignored.append((file, refusal.reason))
@@ -49,8 +48,8 @@ package enum PolicyFiles {
     }
 
     /// `policy.d/*.json` in byte order of their names (no hidden files).
-    private static func dropIns(_ directory: String) -> [String] {
-        let names = POSIXFiles().names(in: directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+    private static func dropIns(_ directory: String, _ files: any FileSystem) -> [String] {
+        let names = files.names(in: directory).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
         return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { directory + "/" + $0 }
     }
 

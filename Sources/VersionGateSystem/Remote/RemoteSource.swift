@@ -106,7 +106,7 @@ package final class RemoteSource: ConfigSource {
 
     private func cache(_ request: LoadRequest) -> RevalidatingCache<ConfigQuestion> {
         RevalidatingCache(ConfigQuestion(self, request), rules: settings.rules, files: request.files,
-                          helper: settings.helper, log: request.log)
+                          helper: settings.helper, log: request.log, trace: request.trace)
     }
 
     /// What a flight brought, as this source's memo (another client's

@@ -24,13 +24,13 @@ package final class StoreLocator: Sendable {
     /// The store's answer in storefront `country`, the App Store's lookup
     /// within what the call's `deadline` has left (`log`: its lines).
     package func resolve(_ options: ClientOptions, _ snapshot: GateSnapshot?, _ system: System, country: String,
-                         deadline: Deadline, log: CallLog? = nil) -> StoreResolution {
+                         deadline: Deadline, log: CallLog? = nil, trace: RequestTrace? = nil) -> StoreResolution {
         let inputs = Inputs(store: options.store, appID: options.appID, configURL: snapshot?.updateURLText,
                             fallbackURL: options.fallbackURL, country: country,
                             configKey: GateConfig.updateURLKey(platform: options.platform), policy: options.urlPolicy)
         let reusable = options.store != .appstore
         if reusable, let answer = last.withLock({ $0 }), answer.inputs == inputs { return answer.resolution }
-        let resolver = StoreResolver(lookup: Self.lookup(options, system, deadline, log), sandbox: system.sandbox.kind)
+        let resolver = StoreResolver(lookup: Self.lookup(options, system, deadline, log, trace), sandbox: system.sandbox.kind)
         let resolution = resolver.resolve(
             store: inputs.store, appID: inputs.appID, country: inputs.country, configURL: inputs.configURL,
             fallbackURL: inputs.fallbackURL, policy: inputs.policy, configKey: inputs.configKey)
@@ -60,9 +60,11 @@ package final class StoreLocator: Sendable {
     /// The App Store's trackId from the channel's cache (docs/design.md,
     /// "One revalidating cache"); none when the administrator allows no network.
     private static func lookup(_ options: ClientOptions, _ system: System, _ deadline: Deadline,
-                               _ log: CallLog?) -> StoreResolver.TrackIDLookup? {
+                               _ log: CallLog?, _ trace: RequestTrace?) -> StoreResolver.TrackIDLookup? {
         guard options.store == .appstore, options.networkForbiddenBy == nil else { return nil }
         let asker = ChannelAsker(options: options, system: system)
-        return { bundleID, country in asker.appStoreTrackID(bundleID: bundleID, country: country, deadline: deadline, log: log) }
+        return { bundleID, country in
+            asker.appStoreTrackID(bundleID: bundleID, country: country, deadline: deadline, log: log, trace: trace)
+        }
     }
 }

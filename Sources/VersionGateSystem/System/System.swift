@@ -28,6 +28,11 @@ package struct System: Sendable {
     /// The Flatpak, Snap or AppImage this runs in, from `environment` and
     /// `files` (a client detects it again when it is made).
     package var sandbox: Sandbox
+    /// Where the administrator's policy files are (docs/design.md, "The
+    /// administrator's policy"); a test's own directory in tests.
+    package var policyDirectory = MachinePaths.policyDirectory
+    /// A program's standard output when it exits 0 (who owns a program).
+    package var programOutput: @Sendable (_ program: String, _ arguments: [String]) -> String? = ProgramOutput.read
 
     package init(wallClock: @escaping @Sendable () -> Int64 = System.realTimeSeconds,
                  environment: CheckEnvironment = .current(), files: any FileSystem = POSIXFiles(),
@@ -46,6 +51,12 @@ package struct System: Sendable {
     }
 
     package static let live = System()
+
+    /// The administrator's policy as its files say now.
+    package func policyFiles() -> PolicyReading { PolicyFiles.read(directory: policyDirectory, files: files) }
+
+    /// The commit this Flatpak app runs; nil outside one.
+    package var flatpakCommit: String? { sandbox.isFlatpakApp ? ProcessFacts.flatpakCommit : nil }
 
     /// The process's time zone (TZ, else /etc/localtime) through localtime_r.
     @Sendable package static func localUTCOffset(_ at: Int64) -> Int64 {

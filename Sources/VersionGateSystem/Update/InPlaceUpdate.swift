@@ -23,15 +23,6 @@ package enum InPlaceUpdate {
         package init(_ outcome: UpdateOutcome, _ message: String) { (self.outcome, self.message) = (outcome, message) }
     }
 
-    /// The commit this sandbox runs (`app-commit` in /.flatpak-info), if known.
-    package static var runningCommit: String? {
-        guard let bytes = readSmall(flatpakInfo) else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("app-commit=") {
-            return String(line.dropFirst("app-commit=".count))
-        }
-        return nil
-    }
-
     /// What this process can update in place: its Flatpak (the sandbox's
     /// `/.flatpak-info`, which the portal reads), else its AppImage, else
     /// its snap (inside a classic one, `snapName`, or a program under
@@ -43,7 +34,9 @@ package enum InPlaceUpdate {
     /// there, and nothing is asked (docs/design.md, "Updating a snap").
     package static func kind(sandbox: Sandbox, distroPackage: String?, program: String?, version: String?,
                              snapName: String? = nil, snapChannel: String? = nil,
-                             ostreeBooted: Bool = InstallPlace.isOstreeBooted) -> Result<HelperRequest.Update.Kind, Refusal> {
+                             ostreeBooted: Bool = InstallPlace.isOstreeBooted,
+                             programOutput: (String, [String]) -> String? = ProgramOutput.read)
+        -> Result<HelperRequest.Update.Kind, Refusal> {
         if sandbox.isFlatpakApp { return .success(.flatpak) }
         if let path = sandbox.appImage {
             if let cask = InstallPlace.homebrewCask(path) { return .failure(Refusal(InstallPlace.homebrewRemedy(cask))) }
@@ -58,7 +51,7 @@ package enum InPlaceUpdate {
             }
             return .success(.snap(name: name, channel: snapChannel))
         }
-        let path = program ?? "/proc/self/exe"
+        let path = program ?? MachinePaths.ownExecutable
         let target = resolved(path)
         if let name = snapName ?? SnapName.owning(programPath: path) ?? target.flatMap(SnapName.owning(programPath:)) {
             return .success(.snap(name: name, channel: snapChannel))
@@ -74,7 +67,7 @@ package enum InPlaceUpdate {
         case (let path?, _) where !path.hasPrefix("/usr/") && !path.hasPrefix("/opt/") || path.hasPrefix("/usr/local/"):
             why = "\(path) is not where packages install programs"
         case (let path?, let version?):
-            switch PackageOwner.find(path: path, version: version) {
+            switch PackageOwner.find(path: path, version: version, output: programOutput) {
             case .success(let name): return .success(.package(name: name))
             case .failure(let reason): why = reason.message
             }
@@ -92,7 +85,7 @@ package enum InPlaceUpdate {
         if sandbox.isFlatpakApp || sandbox.kind == .flatpak { return "flatpak" }
         if let path = sandbox.appImage { return InstallPlace.homebrewCask(path) == nil ? "appimage" : "homebrew" }
         if sandbox.kind == .snap || snapName != nil { return "snap" }
-        let path = program ?? "/proc/self/exe"
+        let path = program ?? MachinePaths.ownExecutable
         let target = resolved(path)
         if SnapName.owning(programPath: path) ?? target.flatMap(SnapName.owning(programPath:)) != nil { return "snap" }
         if InstallPlace.isNixStore(target ?? path) { return "nix" }
@@ -142,7 +135,7 @@ package enum InPlaceUpdate {
             if case .progress(let progress) = $0 { return onProgress(progress) }
             return true
         }
-        switch (ran, kind) {
+        switch (ran.map(\.answer), kind) {
         case (.failure(let failure), _): return Report(.failed, failure.message)
         case (.success(nil), .flatpak):
             return Report(.cancelled, "cancelled by the host (the portal may still finish installing the update)")
@@ -171,7 +164,7 @@ package enum InPlaceUpdate {
         guard !arguments.isEmpty else { return .failure(.invalidArgument("no command to restart")) }
         let sandbox = system.sandbox
         if !sandbox.isFlatpakApp {
-            if let path = sandbox.appImage { return start(path, arguments: arguments, wait: wait) }
+            if let path = sandbox.appImage { return system.processes.start(path, arguments: arguments, wait: wait) }
             guard updatedPackage else {
                 return .failure(GateFailure(.update, "neither inside a Flatpak nor an AppImage, and no package or snap "
                                             + "was updated here: nothing to restart into"))
@@ -179,52 +172,15 @@ package enum InPlaceUpdate {
             let program = arguments[0].contains("/") ? arguments[0]
                 : POSIXProcesses.resolve(arguments[0], path: system.environment.value("PATH"))
             guard let program else { return .failure(GateFailure(.update, "\(arguments[0]) not found in $PATH")) }
-            return start(program, arguments: arguments, wait: wait)
+            return system.processes.start(program, arguments: arguments, wait: wait)
         }
         let request = HelperRequest.Restart(directory: directory, wait: wait, arguments: arguments)
-        switch system.helper.call(.restart(request), until: nil, handingOn: nil, passingStdio: true, onInterim: { _ in true }) {
+        switch system.helper.call(.restart(request), until: nil, handingOn: nil, passingStdio: true, onInterim: { _ in true })
+            .map(\.answer) {
         case .failure(let failure): return .failure(GateFailure(.update, failure.message))
         case .success(.restarted(let status)?): return .success(status)
         case .success(.failed(let failure)?): return .failure(GateFailure(.update, failure.message))
         case .success(let other): return .failure(GateFailure(.update, "the helper answered a restart with \(String(describing: other))"))
         }
-    }
-
-    /// `path` with `arguments` after the first, this process's descriptors 0-2 its own.
-    private static func start(_ path: String, arguments: [String], wait: Bool) -> Result<Int32?, GateFailure> {
-        let flags = Int32(VG_SPAWN_KEEP_STDIO) | (wait ? 0 : Int32(VG_SPAWN_DETACHED))
-        switch ProgramStart(path, arguments: [path] + arguments.dropFirst(), flags: flags).start() {
-        case .failure(let error): return .failure(GateFailure(.update, "cannot start \(path): \(error.text)"))
-        case .success(let pid):
-            guard wait else { return .success(nil) }
-            guard let status = ProgramStart.waitForExit(pid) else { return .failure(GateFailure(.update, "lost \(path) (pid \(pid))")) }
-            return .success(status)
-        }
-    }
-
-    /// This process's own command line, with the program as its full path
-    /// (/proc/self/exe): what a restart runs when the host gives none.
-    package static var ownArguments: [String]? {
-        guard let bytes = readSmall("/proc/self/cmdline"), let executable = realpath("/proc/self/exe", nil) else { return nil }
-        defer { free(executable) }
-        var arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        if arguments.last == "" { arguments.removeLast() }
-        guard !arguments.isEmpty else { return nil }
-        arguments[0] = String(cString: executable)
-        return arguments
-    }
-
-    package static var currentDirectory: String? {
-        guard let directory = getcwd(nil, 0) else { return nil }
-        defer { free(directory) }
-        return String(validatingCString: directory)
-    }
-
-    /// A file the kernel or bubblewrap made, at most 1 MiB.
-    private static func readSmall(_ path: String) -> [UInt8]? {
-        let fd = vg_system_open(path, O_RDONLY | O_CLOEXEC, 0)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        return readToEnd(fd, maxBytes: 1 << 20)
     }
 }

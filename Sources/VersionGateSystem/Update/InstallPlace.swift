@@ -9,7 +9,7 @@ import Glibc
 package enum InstallPlace {
     /// An image-based system (rpm-ostree, Silverblue): packages are layered
     /// into the next deployment, and PackageKit does not run. Read once a process.
-    package static let isOstreeBooted = access("/run/ostree-booted", F_OK) == 0
+    package static let isOstreeBooted = access(MachinePaths.ostreeBooted, F_OK) == 0
 
     package static func isNixStore(_ path: String) -> Bool { path.hasPrefix("/nix/store/") }
 

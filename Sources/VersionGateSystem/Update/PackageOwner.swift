@@ -17,10 +17,12 @@ package enum PackageOwner {
     /// why not, in a few words. Asked once per process, path and version:
     /// a blocked check with `program` set asks at every check, and each
     /// ask starts dpkg-query up to three times (docs/design.md, "The decision").
-    package static func find(path: String, version: String) -> Result<String, InPlaceUpdate.Refusal> {
+    /// `output` runs a program (the System's `programOutput`).
+    package static func find(path: String, version: String,
+                             output: (String, [String]) -> String?) -> Result<String, InPlaceUpdate.Refusal> {
         let key = path + "\u{0}" + version
         if let known = answers.withLock({ $0.first { $0.key == key }?.found }) { return known }
-        let found = ask(path: path, version: version)
+        let found = ask(path: path, version: version, output: output)
         answers.withLock { answers in
             if answers.count >= 8 { answers.removeFirst() }
             answers.append((key, found))
@@ -31,13 +33,17 @@ package enum PackageOwner {
     /// The last few answers, by path and version.
     private static let answers = Mutex<[(key: String, found: Result<String, InPlaceUpdate.Refusal>)]>([])
 
-    private static func ask(path: String, version: String) -> Result<String, InPlaceUpdate.Refusal> {
+    private static func ask(path: String, version: String,
+                            output: (String, [String]) -> String?) -> Result<String, InPlaceUpdate.Refusal> {
         let owner: (name: String, version: String)
         if let dpkg = programs.dpkg {
             // A merged /usr: dpkg still records what a package ships under /bin or /lib.
             let aliases = path.hasPrefix("/usr/") ? [path, String(path.dropFirst(4))] : [path]
-            let owners = aliases.lazy.compactMap { alias in output(dpkg, ["-S", alias]).flatMap { dpkgOwner($0, path: alias) } }
-            guard let name = owners.first,
+            var found: String?
+            for alias in aliases where found == nil {
+                found = output(dpkg, ["-S", alias]).flatMap { dpkgOwner($0, path: alias) }
+            }
+            guard let name = found,
                   let installed = output(dpkg, ["-W", "-f=${Version}", name]) else {
                 return .failure(InPlaceUpdate.Refusal("no package owns \(path)"))
             }
@@ -58,7 +64,7 @@ package enum PackageOwner {
         return .success(owner.name)
     }
 
-    private static let programs = (dpkg: executable("/usr/bin/dpkg-query"), rpm: executable("/usr/bin/rpm"))
+    private static let programs = (dpkg: executable(MachinePaths.dpkgQuery), rpm: executable(MachinePaths.rpm))
 
     private static func executable(_ path: String) -> String? { access(path, X_OK) == 0 ? path : nil }
 
@@ -70,23 +76,5 @@ package enum PackageOwner {
             if let name = owners.split(separator: ",").first?.split(separator: ":").first { return String(name) }
         }
         return nil
-    }
-
-    /// The program's standard output (at most 64 KiB) when it exits 0; nil otherwise.
-    private static func output(_ program: String, _ arguments: [String]) -> String? {
-        var pipeEnds: [Int32] = [-1, -1]
-        guard vg_system_pipe(&pipeEnds, O_CLOEXEC) == 0 else { return nil }
-        // C locale: dpkg-query's messages and formats as documented.
-        var start = ProgramStart(program, arguments: [program] + arguments,
-                                 environment: ["LC_ALL=C", "PATH=/usr/sbin:/usr/bin:/sbin:/bin"])
-        start.output = pipeEnds[1]
-        let started = start.start()
-        close(pipeEnds[1])
-        defer { close(pipeEnds[0]) }
-        guard case .success(let pid) = started else { return nil }
-        let bytes = readToEnd(pipeEnds[0], maxBytes: 1 << 16)
-        if bytes == nil { kill(pid, SIGKILL) }   // more than any owner's answer: it must not block on a full pipe
-        guard ProgramStart.waitForExit(pid) == 0, let bytes else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -14,13 +14,13 @@ package protocol HelperDoor: Sendable {
     /// on; interim records go to `onInterim` (false: stop listening, the
     /// helper finishes alone). At `deadline` (nil: none) the helper is
     /// stopped. With `passingStdio` the host's descriptors 0-2 reach the
-    /// helper. The final answer, nil when the helper ended without one.
+    /// helper. Its final answer (nil when none came) and its last route.
     func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?, passingStdio: Bool,
-              onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure>
+              onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperReply, GateFailure>
     /// `call`, but at `deadline` the host stops listening and the helper
     /// goes on, to keep a late answer for the next launch.
     func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
-        -> Result<HelperAnswer?, GateFailure>
+        -> Result<HelperReply, GateFailure>
     /// Starts `request`, which nobody waits for; the helper holds `lock` until it exits. Its pid.
     func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure>
 }
@@ -28,7 +28,7 @@ package protocol HelperDoor: Sendable {
 extension HelperDoor {
     /// `call` with no stdio passed.
     package func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock? = nil,
-                      onInterim: (HelperAnswer.Interim) -> Bool = { _ in true }) -> Result<HelperAnswer?, GateFailure> {
+                      onInterim: (HelperAnswer.Interim) -> Bool = { _ in true }) -> Result<HelperReply, GateFailure> {
         call(request, until: deadline, handingOn: lock, passingStdio: false, onInterim: onInterim)
     }
 }
@@ -43,12 +43,12 @@ package struct HelperProgram: HelperDoor {
     }
 
     package func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?, passingStdio: Bool,
-                      onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
+                      onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperReply, GateFailure> {
         HelperProcess.call(request, until: deadline, handingOn: lock, passingStdio: passingStdio, onInterim: onInterim)
     }
 
     package func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
-        -> Result<HelperAnswer?, GateFailure> {
+        -> Result<HelperReply, GateFailure> {
         HelperProcess.ask(request, until: deadline, handingOn: lock)
     }
 

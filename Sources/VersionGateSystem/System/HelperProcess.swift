@@ -83,7 +83,7 @@ package struct HelperProcess: Sendable {
     /// the login burst's lock (docs/design.md, "The fetch helper").
     package static func call(_ request: HelperRequest, until deadline: Deadline?, handingOn lock: FileLock?,
                              passingStdio: Bool, onInterim: (HelperAnswer.Interim) -> Bool)
-        -> Result<HelperAnswer?, GateFailure> {
+        -> Result<HelperReply, GateFailure> {
         located.flatMap {
             $0.call(request, until: deadline, passingStdio: passingStdio, keeping: lock?.descriptor ?? -1,
                     onInterim: onInterim)
@@ -95,7 +95,7 @@ package struct HelperProcess: Sendable {
     /// to finish by its own limit (a channel's answer, learned for the next
     /// launch: docs/design.md, "Asking the channel").
     package static func ask(_ request: HelperRequest, until deadline: Deadline, handingOn lock: FileLock?)
-        -> Result<HelperAnswer?, GateFailure> {
+        -> Result<HelperReply, GateFailure> {
         located.flatMap { $0.call(request, until: deadline, keeping: lock?.descriptor ?? -1, leaving: true) { _ in true } }
     }
 
@@ -108,7 +108,7 @@ package struct HelperProcess: Sendable {
 
     private func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool = false,
                       keeping kept: Int32 = -1, leaving: Bool = false,
-                      onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperAnswer?, GateFailure> {
+                      onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperReply, GateFailure> {
         // The helper keeps the deadline itself; a grace of 5 % (at most
         // 150 ms) lets its answer arrive: within the header's deadline + 10 %.
         // One left to finish is not waited for past the deadline.
@@ -147,7 +147,7 @@ package struct HelperProcess: Sendable {
                 pending.removeSubrange(...end)
                 guard let record else { continue }
                 if let interim = HelperAnswer.Interim(record) {
-                    guard onInterim(interim) else { return .success(nil) }
+                    guard onInterim(interim) else { return .success(HelperReply(nil)) }
                 } else {
                     final.add(record.name, record.value)
                     finalBytes += record.name.utf8.count + record.value.utf8.count + 2
@@ -158,8 +158,7 @@ package struct HelperProcess: Sendable {
                 return .failure(GateFailure(.internalError, "the helper sent an answer over \(HelperMessage.maxBytes) bytes"))
             }
         }
-        if let route = final.value("proxy") { ProxyTrace.record(route) }
-        switch HelperAnswer.decode(final) {
+        switch HelperReply(final) {
         case let answer?: return .success(answer)
         case nil:
             return .failure(GateFailure(.internalError, "the helper \(path) gave no answer "
