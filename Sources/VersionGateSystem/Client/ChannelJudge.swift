@@ -28,10 +28,11 @@ extension GateClient {
     /// channel is known.
     func askChannel(_ settings: State, _ system: System, _ deadline: inout LazyDeadline, current: VersionText?,
                             _ log: CallLog?) -> ChannelAnswer? {
-        let options = settings.options
         if let current, let known = nothingNewAnswer(current, settings, system) { return known }
-        // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c).
-        guard ChannelChoice.mayAsk(options, system.sandbox) else { return nil }
+        // A warm block with no channel to ask allocates nothing more (Tests/c/warm_alloc_test.c)
+        // and copies no options: they are read in place until one may be asked.
+        guard ChannelChoice.mayAsk(settings.options, system.sandbox) else { return nil }
+        let options = settings.options
         if let commit = system.flatpakCommit,
            let known = NothingNewerRecord(options: options, system: system).flatpakAnswer(commit: commit,
                                                                                           now: system.wallClock()) {
