@@ -36,6 +36,34 @@ static size_t on_body(char *bytes, size_t size, size_t count, void *user)
     return sink_append(user, bytes, size * count) ? size * count : 0;
 }
 
+/* A streaming request's receiver (vgh_request.on_chunk): every body byte
+ * counts against max_body_bytes, in all; each block goes to on_chunk with
+ * the status libcurl has parsed by then. `stopped` records that on_chunk
+ * said stop, `over` that the cap was hit: both end the transfer with
+ * CURLE_WRITE_ERROR, told apart afterwards. */
+typedef struct stream {
+    CURL *easy;
+    const vgh_request *rq;
+    size_t total;
+    int over, stopped;
+} stream;
+
+static size_t on_stream(char *bytes, size_t size, size_t count, void *user)
+{
+    stream *s = user;
+    size_t n = size * count;
+    if (n == 0) return 0;
+    if (n > s->rq->max_body_bytes - s->total) { s->over = 1; return 0; }
+    s->total += n;
+    long status = 0;
+    vgh_curl.easy_getinfo(s->easy, CURLINFO_RESPONSE_CODE, &status);
+    if (!s->rq->on_chunk(s->rq->chunk_context, status, (const unsigned char *)bytes, n)) {
+        s->stopped = 1;
+        return 0;
+    }
+    return n;
+}
+
 static size_t on_header(char *bytes, size_t size, size_t count, void *user)
 {
     sink *s = user;
@@ -133,16 +161,20 @@ static int restrict_protocols(CURL *easy, const char **why)
     return 0;
 }
 
-static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *headers, sink *body,
+/* `body` is a sink, or for a stream (rq->on_chunk) the stream. */
+static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *headers, void *body,
                      sink *head, char *error_buffer, const char **why)
 {
+    /* A stream: timeout_ms bounds the connection (DNS, connect, TLS, a
+     * proxy's tunnel), max_stream_ms the whole exchange. */
+    long total_ms = rq->on_chunk ? rq->max_stream_ms : rq->timeout_ms;
     char no_proxy_buffer[4096];                    /* curl copies string options */
     const char *no_proxy = no_proxy_list(no_proxy_buffer, sizeof no_proxy_buffer);
     /* Optional (see curl_load.c): a refusal here changes nothing. */
     if (vgh_curl.quick_exit) (void)vgh_curl.easy_setopt(easy, CURLOPT_QUICK_EXIT, 1L);
     return SET(CURLOPT_URL, rq->url)
         && SET(CURLOPT_NOSIGNAL, 1L)               /* no SIGALRM: the helper's alarm is its own bound */
-        && SET(CURLOPT_TIMEOUT_MS, rq->timeout_ms)
+        && SET(CURLOPT_TIMEOUT_MS, total_ms)
         && SET(CURLOPT_CONNECTTIMEOUT_MS, rq->timeout_ms)
         && SET(CURLOPT_FOLLOWLOCATION, 0L)         /* the caller vets every hop */
         && restrict_protocols(easy, why)
@@ -156,7 +188,7 @@ static int configure(CURL *easy, const vgh_request *rq, struct curl_slist *heade
         && SET(CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)rq->max_body_bytes)
         && SET(CURLOPT_USERAGENT, "VersionGate/0.1")
         && SET(CURLOPT_HTTPHEADER, headers)
-        && SET(CURLOPT_WRITEFUNCTION, on_body)
+        && SET(CURLOPT_WRITEFUNCTION, rq->on_chunk ? on_stream : on_body)
         && SET(CURLOPT_WRITEDATA, body)
         && SET(CURLOPT_HEADERFUNCTION, on_header)
         && SET(CURLOPT_HEADERDATA, head)
@@ -182,16 +214,20 @@ static vgh_outcome exchange(const vgh_request *rq, vgh_response *rs)
         snprintf(rs->message, sizeof rs->message, "out of memory");
         return VGH_INTERNAL;
     }
+    stream streamed = { .easy = easy, .rq = rq };
 
     vgh_outcome outcome;
     CURLcode code = CURLE_FAILED_INIT;
     const char *why = "?";
-    if (!configure(easy, rq, headers, &body, &head, error_buffer, &why)) {
+    if (!configure(easy, rq, headers, rq->on_chunk ? (void *)&streamed : (void *)&body, &head, error_buffer, &why)) {
         outcome = VGH_INTERNAL;
         snprintf(rs->message, sizeof rs->message, "libcurl %s refused %s", vgh_curl.version, why);
     } else {
         code = vgh_curl.easy_perform(easy);
-        outcome = classify(code, &body, &head);
+        body.over |= streamed.over;            /* a stream over max_body_bytes */
+        /* The caller's stop is a clean end, with what it received. */
+        rs->stopped = streamed.stopped && code == CURLE_WRITE_ERROR;
+        outcome = rs->stopped ? VGH_OK : classify(code, &body, &head);
     }
     if (outcome == VGH_OK) {
         char *location = NULL;
@@ -221,6 +257,11 @@ vgh_outcome vgh_perform(const vgh_request *request, vgh_response *response)
     if (!vgh_curl_load(response->message, sizeof response->message)) return VGH_UNAVAILABLE;
     if (request->timeout_ms <= 0) {
         snprintf(response->message, sizeof response->message, "deadline already passed");
+        return VGH_TIMEOUT;
+    }
+    if (request->on_chunk && request->max_stream_ms <= 0) {
+        snprintf(response->message, sizeof response->message, "no time to stream (max_stream_ms %ld)",
+                 request->max_stream_ms);
         return VGH_TIMEOUT;
     }
     return exchange(request, response);

@@ -56,16 +56,27 @@ package struct CurlTransport: HTTPTransport {
         return HTTPResponse(status: exchange.status, headers: exchange.headers, body: exchange.body, url: request.url)
     }
 
-    private struct Exchange {
+    struct Exchange {
         package let status: Int
         package let headers: [(name: String, value: String)]
         package let body: [UInt8]
         package let redirectURL: String?
+        /// A stream's receiver said stop (StreamingExchange.swift).
+        package let stopped: Bool
     }
 
-    private func perform(url: String, body: [UInt8]?, headers: [(name: String, value: String)], timeoutMs: Int,
-                         limits: TransportLimits, originalURL: String,
-                         unixSocket: String? = nil) throws(TransportError) -> Exchange {
+    /// A streaming exchange's part of `perform` (StreamingExchange.swift):
+    /// the body goes to `sink` with `context`, `maxMs` bounds the whole
+    /// exchange and `timeoutMs` only the connection.
+    struct StreamHook {
+        let sink: vgh_chunk_sink
+        let context: UnsafeMutableRawPointer
+        let maxMs: Int
+    }
+
+    func perform(url: String, body: [UInt8]?, headers: [(name: String, value: String)], timeoutMs: Int,
+                 limits: TransportLimits, originalURL: String,
+                 unixSocket: String? = nil, stream: StreamHook? = nil) throws(TransportError) -> Exchange {
         var response = vgh_response()
         let lines = headers.map { "\($0.name): \($0.value)" }
         let route = unixSocket == nil ? Self.route(for: url, limits.proxy) : nil
@@ -88,6 +99,9 @@ package struct CurlTransport: HTTPTransport {
                         request.ca_file = caFile
                         request.proxy = proxy
                         request.unix_socket = socket
+                        request.on_chunk = stream?.sink
+                        request.chunk_context = stream?.context
+                        request.max_stream_ms = stream?.maxMs ?? 0
                         return vgh_perform(&request, &response)
                     }
                 }
@@ -100,14 +114,14 @@ package struct CurlTransport: HTTPTransport {
         guard outcome == VGH_OK else {
             throw TransportError(kind: Self.kind(of: outcome),
                                  message: Self.describe(outcome, url: url, original: originalURL, limits: limits,
-                                                        detail: Self.message(of: &response)))
+                                                        streamMs: stream?.maxMs, detail: Self.message(of: &response)))
         }
         let bodyBytes = response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? []
         let headerText = response.headers.map {
             String(decoding: UnsafeRawBufferPointer(start: $0, count: response.headers_length), as: UTF8.self)
         } ?? ""
         return Exchange(status: response.status, headers: Self.parseHeaders(headerText), body: bodyBytes,
-                        redirectURL: response.redirect_url.map { String(cString: $0) })
+                        redirectURL: response.redirect_url.map { String(cString: $0) }, stopped: response.stopped != 0)
     }
 
     // MARK: The proxy (docs/design.md, "The desktop's proxy")
@@ -168,10 +182,12 @@ package struct CurlTransport: HTTPTransport {
     }
 
     private static func describe(_ outcome: vgh_outcome, url: String, original: String, limits: TransportLimits,
-                                 detail: String) -> String {
+                                 streamMs: Int?, detail: String) -> String {
         let place = url == original ? OneLine.quoted(url) : "\(OneLine.quoted(original)) (redirected to \(OneLine.quoted(url)))"
         switch outcome {
-        case VGH_TIMEOUT: return "\(place): timed out after \(limits.timeoutMs) ms (\(detail))"
+        case VGH_TIMEOUT:
+            guard let streamMs else { return "\(place): timed out after \(limits.timeoutMs) ms (\(detail))" }
+            return "\(place): stream timed out (\(limits.timeoutMs) ms to connect, \(streamMs) ms in all) (\(detail))"
         case VGH_TOO_LARGE: return "\(place): response over the \(limits.maxBodyBytes)-byte limit"
         case VGH_TLS: return "\(place): TLS failed: \(detail)"
         case VGH_RESOLVE: return "\(place): host not found: \(detail)"

@@ -496,6 +496,30 @@ def h_chunked_endless(conn, req, m):
         conn.send(chunk)
 
 
+@route(r"/stream-post")
+def h_stream_post(conn, req, m):
+    """A realtime-style stream (Remote Config's): 200, chunked, then ``?n=N``
+    (default 3, at most 100) one-line JSON messages ``?gap_ms=G`` (default
+    300, at most 5000) apart, each its own chunk, the first at once; then
+    the end. Each says its number, the method and how many body bytes came
+    (a POST's), so a test sees order, timing and what it sent."""
+    try:
+        n = max(0, min(int(req.arg("n", "3") or "3"), 100))
+        gap = max(0, min(int(req.arg("gap_ms", "300") or "300"), 5000)) / 1000
+    except ValueError:
+        conn.respond(400, b"n and gap_ms must be integers\n")
+        return
+    conn.send_head(200, [("Content-Type", "application/json"),
+                         ("Transfer-Encoding", "chunked")])
+    for i in range(n):
+        if i:
+            time.sleep(gap)
+        line = json.dumps({"seq": i, "method": req.method,
+                           "body_bytes": len(req.body)}).encode() + b"\n"
+        conn.send(f"{len(line):x}\r\n".encode() + line + b"\r\n")
+    conn.send(b"0\r\n\r\n")
+
+
 @route(r"/length-long")
 def h_length_long(conn, req, m):
     """Says 10 bytes, sends 5 MB, closes: the client must not read past 10."""

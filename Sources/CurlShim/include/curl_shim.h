@@ -4,6 +4,9 @@
  * from a local document never loads network libraries, and curl's variadic
  * setopt stays on the C side. Redirects are NOT followed here: the Swift
  * caller checks every target against its URL policy first.
+ *
+ * A request may instead stream its response (a long-held answer such as
+ * Firebase Remote Config's realtime channel): see `on_chunk` below.
  */
 #ifndef VERSIONGATE_CURL_SHIM_H
 #define VERSIONGATE_CURL_SHIM_H
@@ -15,7 +18,8 @@ extern "C" {
 #endif
 
 typedef enum vgh_outcome {
-    VGH_OK = 0,          /* a complete HTTP response (any status) */
+    VGH_OK = 0,          /* a complete HTTP response (any status), or a stream its
+                            on_chunk stopped (vgh_response.stopped says which) */
     VGH_UNAVAILABLE,     /* libcurl could not be loaded */
     VGH_TIMEOUT,         /* the deadline passed */
     VGH_TOO_LARGE,       /* the decoded body or the headers went over the cap */
@@ -27,6 +31,13 @@ typedef enum vgh_outcome {
     VGH_INTERNAL         /* out of memory or a libcurl misuse */
 } vgh_outcome;
 
+/* A streaming request's receiver: `length` (> 0) body bytes as they arrive,
+ * decoded, with the response's HTTP status (any: the caller decides what a
+ * non-2xx body means). Returns nonzero to go on, 0 to stop the exchange: it
+ * then ends as VGH_OK with vgh_response.stopped set. Runs on the thread
+ * that called vgh_perform. */
+typedef int (*vgh_chunk_sink)(void *context, long status, const unsigned char *bytes, size_t length);
+
 typedef struct vgh_request {
     const char *url;
     int post;                      /* 0 = GET, 1 = POST with body */
@@ -34,13 +45,20 @@ typedef struct vgh_request {
     size_t header_count;
     const void *body;
     size_t body_length;
-    long timeout_ms;               /* covers DNS, connect, TLS and the whole body */
-    size_t max_body_bytes;         /* decoded bytes */
+    long timeout_ms;               /* covers DNS, connect, TLS and the whole body;
+                                      a stream's: DNS, connect and TLS only */
+    size_t max_body_bytes;         /* decoded bytes; a stream's in all (over it: VGH_TOO_LARGE),
+                                      so a server cannot feed it forever */
     size_t max_header_bytes;
     const char *ca_file;           /* NULL = the system trust store */
     const char *proxy;             /* the proxy to use, "" = none (direct); never NULL: the
                                       caller chose (docs/design.md, "The desktop's proxy") */
     const char *unix_socket;       /* NULL, or the unix socket to talk HTTP over (snapd's) */
+    /* Streaming: all zero (NULL) = an ordinary exchange, body buffered. */
+    vgh_chunk_sink on_chunk;       /* non-NULL: the body goes here, never into vgh_response.body */
+    void *chunk_context;           /* on_chunk's first argument */
+    long max_stream_ms;            /* with on_chunk: bounds the whole exchange; must be > 0
+                                      (a stream is always bounded: <= 0 is VGH_TIMEOUT) */
 } vgh_request;
 
 typedef struct vgh_response {
@@ -51,6 +69,8 @@ typedef struct vgh_response {
     size_t headers_length;
     char *redirect_url;            /* absolute Location of a 3xx, or NULL */
     char message[384];             /* what went wrong, when the outcome is not VGH_OK */
+    int stopped;                   /* 1: a stream's on_chunk returned 0 and the exchange
+                                      ended there (outcome VGH_OK); else 0 */
 } vgh_response;
 
 /* Performs one exchange. Always fills `response` (release it with
