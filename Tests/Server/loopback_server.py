@@ -631,6 +631,7 @@ def h_reset(conn, req, m):
 sys.modules.setdefault("loopback_server", sys.modules[__name__])
 import document_routes  # noqa: E402,F401  -- /doc/<name>, POST /__document (self-hosted gate documents)
 import firebase_routes; firebase_routes.install(sys.modules[__name__])  # noqa: E402,E702 -- RC :fetch, FIS, /__firebase
+import firebase_realtime_routes  # noqa: E402,F401  -- RC realtime :streamFetchInvalidations, /__realtime
 import itunes_routes  # noqa: E402,F401  -- GET /lookup?bundleId=…&country=… (iTunes Lookup fixtures)
 import static_routes  # noqa: E402  -- GET /static/<file> from --static DIR (a static host)
 
