@@ -11,6 +11,7 @@
  *   client.c  a vg_client made from the options; one-line warnings
  *   verbs.c   check, compare, store-url
  *   refresh.c refresh: the cache brought up to date (vg_client_refresh)
+ *   watch.c   watch: the decision, then each change (vg_client_watch)
  *   explain.c explain
  *   exec.c    exec: the check, the prompt, then execv COMMAND (or exit 20)
  *   update.c  Update inside a Flatpak: in place, with progress, then restart
@@ -100,6 +101,7 @@ int vgcli_exec(const vgcli_args *args);
 int vgcli_lint(const vgcli_args *args);
 int vgcli_simulate(const vgcli_args *args);
 int vgcli_refresh(const vgcli_args *args);
+int vgcli_watch(const vgcli_args *args);
 int vgcli_policy(const vgcli_args *args);
 /* A warning on stderr for each administrator's policy file that does not count. */
 void vgcli_policy_warn(void);

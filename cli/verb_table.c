@@ -124,6 +124,20 @@ const vgcli_verb vgcli_verbs[] = {
      "  versiongate simulate --source gate.json --versions installed.txt\n"
      "  versiongate simulate --source https://config.example.com/gate.json --versions base.txt\n"
      "  versiongate simulate --events events.jsonl\n"},
+    {"watch", vgcli_watch,
+     VGCLI_OPT_SOURCE | VGCLI_OPT_VERSION | VGCLI_OPT_PLATFORM | VGCLI_OPT_SET | VGCLI_OPT_JSON | VGCLI_OPT_VERBOSE, 0,
+     "print the decision, then each time it changes, while the app would run (since 1.5)",
+     "Usage: versiongate watch --source S (--version V | --version-from FROM) [--platform P] [--set KEY=VALUE]... [--json] [--verbose]\n"
+     "Prints the decision, then a line each time it changes, until SIGTERM or SIGINT, or until\n"
+     "stdin closes; then exits 0 and the watch ends (vg_client_watch). A local document is\n"
+     "watched by inotify (an atomic rename is seen within a second), a document at a URL by a\n"
+     "conditional request every watch_interval_s (default 300), Firebase Remote Config through\n"
+     "its realtime stream. Plain lines read STATUS (RULE) latest V: MESSAGE URL; --json prints\n"
+     "the result object instead. Exit 1 when the source cannot be watched (after the decision).\n"
+     "\n"
+     "Examples:\n"
+     "  versiongate watch --source /usr/share/myapp/gate.json --version 1.0.40\n"
+     "  versiongate watch --source https://config.example.com/gate.json --version 2.1 --json\n"},
     {"refresh", vgcli_refresh,
      VGCLI_OPT_SOURCE | VGCLI_OPT_PLATFORM | VGCLI_OPT_SET | VGCLI_OPT_VERBOSE | VGCLI_OPT_MAYBE_VERSION, 0,
      "bring a remote source's cache up to date (what a check starts by itself)",

@@ -5,7 +5,7 @@ import VersionGateC
 
 @_cdecl("vg_library_version")
 public func vg_library_version() -> UnsafePointer<CChar> {
-    return staticCString("1.4.0")   // scripts/generate writes it from VERSION
+    return staticCString("1.5.0")   // scripts/generate writes it from VERSION
 }
 
 @_cdecl("vg_free")

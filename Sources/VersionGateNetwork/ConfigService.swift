@@ -11,8 +11,9 @@ import Glibc
 /// the host's entry says, and the next entry, or the failure and backoff,
 /// written. Nothing here decides whether to fetch.
 package enum ConfigService {
+    /// `fetchType`: Firebase's mark of a realtime fetch (docs/design.md, "Watching a source").
     package static func fetch(_ request: HelperRequest.ConfigFetch, transport: any HTTPTransport = CurlTransport(),
-                              interim: (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
+                              fetchType: String? = nil, interim: (HelperAnswer.Interim) -> Bool) -> HelperAnswer {
         let fetcher: any ConfigFetcher
         switch request.remote.fetcher() {
         case .failure(let failure): return .failed(failure)
@@ -23,7 +24,7 @@ package enum ConfigService {
         let directories = (cache: PrivateDirectory(base: request.cacheHome, files: files),
                            state: PrivateDirectory(base: request.stateHome, files: files))
         let answer: HelperAnswer
-        switch exchange(request, fetcher, directories, transport: transport, log: log) {
+        switch exchange(request, fetcher, directories, transport: transport, fetchType: fetchType, log: log) {
         case .failure(let failure): answer = .failed(failure)
         case .success(let written):
             answer = .fetched(origin: .freshFetch, note: written.note, entry: written.entry.encoded(), identity: written.identity)
@@ -39,15 +40,16 @@ package enum ConfigService {
     /// waiters (and a longer backoff when the server throttled), or the
     /// next entry.
     private static func exchange(_ request: HelperRequest.ConfigFetch, _ fetcher: any ConfigFetcher,
-                                 _ directories: Directories, transport: any HTTPTransport,
+                                 _ directories: Directories, transport: any HTTPTransport, fetchType: String?,
                                  log: CallLog?) -> Result<Written, GateFailure> {
         let name = fetcher.name, key = fetcher.cacheKey
-        let context = FetchContext(
+        var context = FetchContext(
             previousETag: request.previous?.etag, appVersion: request.appVersion, languageCode: request.languageCode,
             transport: transport, limits: request.limits, deadline: Deadline(atNanoseconds: request.deadlineNanoseconds),
             state: directories.state, now: request.now,
             device: DeviceFacts(timeZone: request.timeZone, platformVersion: request.platformVersion,
                                 countryCode: request.countryCode))
+        context.fetchType = fetchType
         log?.add(.info, "\(name): fetching (\(context.deadline.remainingMilliseconds) ms left)")
         let outcome: FetchOutcome
         do {

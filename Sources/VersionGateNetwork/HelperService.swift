@@ -26,7 +26,14 @@ package enum HelperService {
                         if let value = fetch.environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
                     }
                 }
-                answer = serve(request) { send($0.record.encoded(), to: output) }
+                if case .watch(let watch) = request {
+                    for name in HelperRequest.ConfigFetch.proxyNames {
+                        if let value = watch.fetch?.environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
+                    }
+                    answer = WatchService.run(watch, output: output)
+                } else {
+                    answer = serve(request) { send($0.record.encoded(), to: output) }
+                }
             }
         } else {
             answer = .failed(GateFailure(.internalError, "the helper could not read its request"))
@@ -52,6 +59,8 @@ package enum HelperService {
             case .appImage(let path): AppImageUpdate.update(path: path, update: update, send: interim)
             }
         case .restart(let restart): UpdateService.restart(restart)
+        case .watch(let watch): .failed(GateFailure(.internalError, "watch \(watch.file ?? "a remote source"): "
+                                                    + "served only with the host's end to watch"))
         }
     }
 

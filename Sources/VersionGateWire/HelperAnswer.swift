@@ -21,6 +21,8 @@ package enum HelperAnswer: Sendable {
     package enum Interim: Sendable, Equatable {
         case progress(UpdateProgress)
         case log(LogLevel, String)
+        /// A watched source changed: the decision may have (docs/design.md, "Watching a source").
+        case changed
     }
 
     package func message() -> HelperMessage {
@@ -85,6 +87,7 @@ extension HelperAnswer.Interim {
         switch self {
         case .progress(let progress): message.add("progress", [progress.op, progress.count, progress.percent].map { String($0) }.joined(separator: " "))
         case .log(let level, let line): message.add("log", level.rawValue + " " + line)
+        case .changed: message.add("changed", "1")
         }
         return message
     }
@@ -100,6 +103,8 @@ extension HelperAnswer.Interim {
             let (level, line) = HelperMessage.split(record.value, at: " ")
             guard let level = LogLevel(rawValue: level) else { return nil }
             self = .log(level, line)
+        case "changed":
+            self = .changed
         default:
             return nil
         }

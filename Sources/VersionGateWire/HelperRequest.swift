@@ -17,13 +17,15 @@ package enum HelperRequest: Sendable {
     case update(Update)
     /// Start the newest installed version of this Flatpak app.
     case restart(Restart)
+    /// Watch a source while the host listens (docs/design.md, "Watching a source").
+    case watch(Watch)
 
     /// Bumped whenever a request or an answer changes shape: a helper from
     /// another build refuses rather than misreads.
-    package static let protocolVersion = "8"
+    package static let protocolVersion = "9"
 
     private enum Mode: String {
-        case fetch, refresh, background, channel, update, restart
+        case fetch, refresh, background, channel, update, restart, watch
     }
 
     /// The protocol and the mode, then the kind's own records.
@@ -43,6 +45,9 @@ package enum HelperRequest: Sendable {
         case .restart(let restart):
             message.add("mode", Mode.restart.rawValue)
             restart.add(to: &message)
+        case .watch(let watch):
+            message.add("mode", Mode.watch.rawValue)
+            watch.add(to: &message)
         }
         return message
     }
@@ -60,6 +65,7 @@ package enum HelperRequest: Sendable {
         case .channel: request = ChannelAsk(message).map { .channel($0) }
         case .update: request = Update(message).map { .update($0) }
         case .restart: request = .restart(Restart(message))
+        case .watch: request = Watch(message).map { .watch($0) }
         case nil:
             return .failure(GateFailure(.internalError, "the helper has no mode \(OneLine.quoted(message.value("mode") ?? "", max: 32))"))
         }

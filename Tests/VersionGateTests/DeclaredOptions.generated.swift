@@ -15,6 +15,8 @@ let declaredOptions: [(key: String, accepts: String, defaultValue: String?)] = [
     ("firebase_api_key", "[A-Za-z0-9_-]{1,256}", nil),
     ("firebase_app_id", "[A-Za-z0-9:._-]{1,256}", nil),
     ("firebase_endpoint", "https:// URL", "https://firebaseremoteconfig.googleapis.com"),
+    ("firebase_realtime_endpoint", "https:// URL", "https://firebaseremoteconfigrealtime.googleapis.com"),
+    ("watch_interval_s", "integer 5-86400", "300"),
     ("firebase_installations_endpoint", "https:// URL", "https://firebaseinstallations.googleapis.com"),
     ("package_name", "[A-Za-z0-9._-]{1,256}", nil),
     ("timeout_ms", "1-60000", "3000"),

@@ -32,6 +32,13 @@ struct InProcessHelper: HelperDoor {
         call(request, until: deadline, handingOn: lock, passingStdio: false) { _ in true }
     }
 
+    func endWatch(_ descriptor: Int32) {}
+    var hostID: Int32 { 1 }
+
+    func watch(_ request: HelperRequest) -> Result<Int32, GateFailure> {
+        .failure(GateFailure(.internalError, "a watch needs the helper program"))
+    }
+
     func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure> {
         call(request, until: Deadline(afterMilliseconds: RefreshLimits.deadlineMilliseconds), handingOn: lock,
              passingStdio: false) { _ in true }.map { _ in 0 }

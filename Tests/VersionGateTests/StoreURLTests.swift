@@ -684,6 +684,14 @@ private final class CountingDoor: HelperDoor, @unchecked Sendable {
         call(request, until: deadline, handingOn: lock, passingStdio: false) { _ in true }
     }
 
+    func endWatch(_ descriptor: Int32) {}
+    var hostID: Int32 { 1 }
+
+    func watch(_ request: HelperRequest) -> Result<Int32, GateFailure> {
+        self.lock.withLock { calls += 1 }
+        return .failure(GateFailure(.network, "no watch may be started"))
+    }
+
     func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure> {
         self.lock.withLock { calls += 1 }
         return .success(0)

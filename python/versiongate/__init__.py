@@ -258,6 +258,8 @@ vg_store_url = _declare(
 vg_client_store_url = _declare(
     "vg_client_store_url", c_int, [POINTER(c_void_p), _vg_client_p], _errcheck_code)
 vg_client_refresh = _declare("vg_client_refresh", c_int, [_vg_client_p, c_char_p])
+vg_client_watch = _declare("vg_client_watch", c_int, [_vg_client_p, POINTER(c_int)])
+vg_client_unwatch = _declare("vg_client_unwatch", c_int, [_vg_client_p])
 # Not raised: opening may fail for reasons the launcher reports itself.
 vg_open_url = _declare("vg_open_url", c_int, [c_char_p])
 vg_client_open_url = _declare("vg_client_open_url", c_int, [_vg_client_p, c_char_p])
@@ -756,6 +758,23 @@ class Client(_Handle):
         would send (Firebase's appVersion), if known."""
         return int(vg_client_refresh(self._h(), _encode(version)))
 
+    def watch(self, version: Optional[StrOrBytes] = None) -> "Watch":
+        """Watch the source while the app runs (vg_client_watch): a
+        :class:`Watch`, whose :meth:`~Watch.fileno` fits ``selectors`` and
+        asyncio's ``loop.add_reader``; iterating it gives this version's
+        result now, then a new one each time the decision may have changed.
+        Raises :class:`VersionGateError` when the source cannot be watched
+        (:attr:`last_error` says why)."""
+        fd = c_int(-1)
+        code = vg_client_watch(self._h(), ctypes.byref(fd))
+        if code != Error.OK:
+            raise VersionGateError(code, "vg_client_watch: %s" % (self.last_error or strerror(code)))
+        return Watch(self, fd.value, version)
+
+    def unwatch(self) -> None:
+        """Stop watching (vg_client_unwatch): the descriptor is closed."""
+        vg_client_unwatch(self._h())
+
     def update(self, result: "Result",
                progress: Optional[Callable[[int, int, int], Any]] = None) -> tuple[UpdateOutcome, str]:
         """Update this app in place for a MANDATORY or OPTIONAL ``result``
@@ -868,3 +887,52 @@ def open_url(url: StrOrBytes) -> Error:
 def check(source: Optional[PathLike], version: Optional[StrOrBytes]) -> Result:
     """One-shot check on the library's process-wide client for ``source``."""
     return _result_from(vg_check, _encode_path(source), _encode(version))
+
+
+class Watch:
+    """A client's watch (:meth:`Client.watch`). The descriptor is the
+    client's: closing the watch (or the client) closes it."""
+
+    def __init__(self, client: Client, fd: int, version: Optional[StrOrBytes]) -> None:
+        self._client, self._fd, self._version = client, fd, version
+
+    def fileno(self) -> int:
+        """Readable when the decision may have changed."""
+        return self._fd
+
+    def drain(self) -> bool:
+        """Read what is waiting; False when the watch ended (its helper is gone)."""
+        while True:
+            try:
+                if not os.read(self._fd, 512):
+                    return False
+            except BlockingIOError:
+                return True
+            except InterruptedError:
+                continue
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Block until the decision may have changed (True), or ``timeout``
+        seconds pass (False); drains the descriptor."""
+        import select
+        ready, _, _ = select.select([self._fd], [], [], timeout)
+        if not ready:
+            return False
+        if not self.drain():
+            raise VersionGateError(Error.ENETWORK, "the watch ended")
+        return True
+
+    def __iter__(self):
+        yield self._client.check(self._version)
+        while True:
+            self.wait()
+            yield self._client.check(self._version)
+
+    def close(self) -> None:
+        self._client.unwatch()
+
+    def __enter__(self) -> "Watch":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -53,9 +53,9 @@ extern "C" {
  * VERSIONGATE_1.0 unless its section or its comment says "symbol version
  * VERSIONGATE_1.N" (scripts/generate writes scripts/exports.map from that). */
 #define VG_VERSION_MAJOR 1
-#define VG_VERSION_MINOR 4
+#define VG_VERSION_MINOR 5
 #define VG_VERSION_PATCH 0
-#define VG_VERSION_STRING "1.4.0"
+#define VG_VERSION_STRING "1.5.0"
 #define VG_VERSION_NUMBER \
     (VG_VERSION_MAJOR * 10000 + VG_VERSION_MINOR * 100 + VG_VERSION_PATCH)
 
@@ -179,6 +179,10 @@ void vg_client_free(vg_client *client);
  *       Firebase app id, overriding the URL's app_id.
  *   "firebase_endpoint": https:// URL; default https://firebaseremoteconfig.googleapis.com.
  *       Remote Config service base URL.
+ *   "firebase_realtime_endpoint": https:// URL; default https://firebaseremoteconfigrealtime.googleapis.com.
+ *       Remote Config's realtime service base URL, which vg_client_watch's stream asks (since 1.5).
+ *   "watch_interval_s": integer 5-86400; default 300.
+ *       While vg_client_watch watches a gate document at a URL, the seconds between its conditional requests (±10 % jitter; a 304 costs the server almost nothing) (since 1.5).
  *   "firebase_installations_endpoint": https:// URL; default https://firebaseinstallations.googleapis.com.
  *       Firebase Installations service base URL.
  *   "package_name": [A-Za-z0-9._-]{1,256}; default none.
@@ -473,6 +477,32 @@ int vg_client_open_url(vg_client *client, const char *url);
  * VG_ENOMEM. Reads the files at each call; thread-safe. Since 1.4
  * (VG_VERSION_NUMBER >= 10400; symbol version VERSIONGATE_1.4). */
 int vg_policy_report(char **effective, char **problems);
+
+/* Watches the client's source while the app runs (docs/design.md,
+ * "Watching a source"): *fd receives a descriptor that becomes readable
+ * when the decision may have changed. Drain it (read until EAGAIN: it is
+ * nonblocking), then call vg_client_check again (a warm check). It fits
+ * poll(2), GLib's g_unix_fd_add, Qt's QSocketNotifier and Python's
+ * selectors. A local document is watched by inotify (an atomic rename
+ * is seen within a second); a gate document at a URL by conditional
+ * requests every "watch_interval_s"; Firebase Remote Config through its
+ * realtime stream. The watching is done by one helper process per client:
+ * the library starts no thread and opens no socket here, and at most one
+ * helper per machine user and source asks the server (the others watch
+ * its cache). The descriptor belongs to the client: do not close it; it
+ * stays the same until vg_client_unwatch or vg_client_free, which close
+ * it and end the helper (so does this process's exit). A running app is
+ * never stopped: what to do with a new MANDATORY is the host's.
+ * Returns VG_OK (*fd set), VG_EINVAL (a NULL argument; *fd is -1 when fd
+ * is not NULL), VG_ENETWORK (no helper can be started, or the
+ * administrator's policy allows no network), VG_EFORK. Thread-safe. Since
+ * 1.5 (VG_VERSION_NUMBER >= 10500; symbol version VERSIONGATE_1.5). */
+int vg_client_watch(vg_client *client, int *fd);
+
+/* Stops watching (see vg_client_watch): its descriptor is closed and its
+ * helper ends. VG_OK also when not watching; VG_EINVAL for NULL. Since 1.5
+ * (VG_VERSION_NUMBER >= 10500; symbol version VERSIONGATE_1.5). */
+int vg_client_unwatch(vg_client *client);
 
 /* ------------------------------------------------------------------ */
 /* Result (immutable; every getter accepts NULL and then returns the    */

@@ -33,6 +33,9 @@ package struct ClientOptions: Sendable, Equatable {
     package var firebaseAPIKey: String?
     package var firebaseAppID: String?
     package var firebaseEndpoint = "https://firebaseremoteconfig.googleapis.com"
+    /// Realtime's origin, and a watched document's interval (docs/design.md, "Watching a source").
+    package var firebaseRealtimeEndpoint = "https://firebaseremoteconfigrealtime.googleapis.com"
+    package var watchIntervalSeconds = 300
     package var firebaseInstallationsEndpoint = "https://firebaseinstallations.googleapis.com"
     package var packageName: String?
 

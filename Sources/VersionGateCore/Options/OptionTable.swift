@@ -58,6 +58,12 @@ extension ClientOptions {
         OptionSpec(key: "firebase_endpoint", read: { $0.firebaseEndpoint }) { o, v throws(GateFailure) in
             o.firebaseEndpoint = try endpoint("firebase_endpoint", v)
         },
+        OptionSpec(key: "firebase_realtime_endpoint", read: { $0.firebaseRealtimeEndpoint }) { o, v throws(GateFailure) in
+            o.firebaseRealtimeEndpoint = try endpoint("firebase_realtime_endpoint", v)
+        },
+        OptionSpec(key: "watch_interval_s", read: { String($0.watchIntervalSeconds) }) { o, v throws(GateFailure) in
+            o.watchIntervalSeconds = Int(try number("watch_interval_s", v, 5...86_400))
+        },
         OptionSpec(key: "firebase_installations_endpoint", read: { $0.firebaseInstallationsEndpoint }) { o, v throws(GateFailure) in
             o.firebaseInstallationsEndpoint = try endpoint("firebase_installations_endpoint", v)
         },

@@ -36,6 +36,9 @@ package struct FetchContext: Sendable {
     package var now: Int64
     /// Device facts a protocol may send (time zone, OS version, country).
     package var device: DeviceFacts
+    /// Firebase's X-Firebase-RC-Fetch-Type, as the SDKs mark a realtime
+    /// fetch ("REALTIME/1"); nil for an ordinary fetch.
+    package var fetchType: String? = nil
 
     package init(previousETag: String?, appVersion: String?, languageCode: String, transport: any HTTPTransport,
                  limits: TransportLimits, deadline: Deadline, state: PrivateDirectory?, now: Int64, device: DeviceFacts) {

@@ -14,7 +14,7 @@ package struct FirebaseFetcher: ConfigFetcher {
     package let installationsEndpoint: String
 
     /// Sent as sdkVersion to both services, which only record it.
-    package static let sdkVersion = "versiongate-1.4.0"
+    package static let sdkVersion = "versiongate-1.5.0"
 
     package init(projectID: String, apiKey: String, appID: String, packageName: String?,
          endpoint: String = "https://firebaseremoteconfig.googleapis.com",
@@ -51,6 +51,7 @@ package struct FirebaseFetcher: ConfigFetcher {
         if let token = installation.token {
             headers.append((name: "X-Goog-Firebase-Installations-Auth", value: token))
         }
+        if let fetchType = context.fetchType { headers.append((name: "X-Firebase-RC-Fetch-Type", value: fetchType)) }
         let request = HTTPRequest(url: url, body: body(context, installation).encoded(), headers: headers,
                                   credentialsStayWithOrigin: true)
         let response: HTTPResponse

@@ -55,8 +55,12 @@ package final class GateClient: Sendable {
     /// Set once this client installed a package's or a snap's update: a
     /// restart then starts the program again, the new version at the same path.
     let updatedPackage = Mutex(false)
+    /// The descriptor a watch hands the host (GateClientWatch); nil when not watching.
+    let watching = Mutex<Int32?>(nil)
     /// Clock and environment (the C ABI's clients: the real ones).
     package let system: System
+
+    deinit { unwatch() }   // the watch's helper ends with its descriptor
 
     package init(system: System = .live) {
         var system = system

@@ -1,6 +1,9 @@
 import VersionGateCore
 import VersionGateWire
 import VersionGatePlatform
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the host's helper requests are served (docs/design.md, "The fetch
 /// helper"): the helper program, which every host starts; in the unit
@@ -23,6 +26,14 @@ package protocol HelperDoor: Sendable {
         -> Result<HelperReply, GateFailure>
     /// Starts `request`, which nobody waits for; the helper holds `lock` until it exits. Its pid.
     func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure>
+    /// Starts a watch (docs/design.md, "Watching a source"): the read end of
+    /// its answer pipe, nonblocking and close-on-exec, readable at each change;
+    /// the helper ends when it is closed.
+    func watch(_ request: HelperRequest) -> Result<Int32, GateFailure>
+    /// Closes a watch's descriptor: its helper ends.
+    func endWatch(_ descriptor: Int32)
+    /// This process, as a watching helper checks it is still there.
+    var hostID: Int32 { get }
 }
 
 extension HelperDoor {
@@ -55,4 +66,12 @@ package struct HelperProgram: HelperDoor {
     package func start(_ request: HelperRequest, handingOn lock: FileLock?) -> Result<Int32, GateFailure> {
         HelperProcess.start(request, handingOn: lock)
     }
+
+    package func watch(_ request: HelperRequest) -> Result<Int32, GateFailure> {
+        HelperProcess.watch(request)
+    }
+
+    package func endWatch(_ descriptor: Int32) { close(descriptor) }
+
+    package var hostID: Int32 { getpid() }
 }

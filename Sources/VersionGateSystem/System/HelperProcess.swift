@@ -106,6 +106,18 @@ package struct HelperProcess: Sendable {
         located.flatMap { $0.start(request.message(), answer: -1, lowPriority: true, keeping: lock?.descriptor ?? -1) }
     }
 
+    /// Starts a watch: the read end of its answer pipe, nonblocking (the
+    /// host drains it), the helper at low priority, left to end by itself
+    /// when the end is closed.
+    package static func watch(_ request: HelperRequest) -> Result<Int32, GateFailure> {
+        located.flatMap { helper in
+            helper.startAnswering(request.message(), passingStdio: false, keeping: -1, lowPriority: true).map { started in
+                _ = vg_system_fcntl(started.1, F_SETFL, O_NONBLOCK)
+                return started.1
+            }
+        }
+    }
+
     private func call(_ request: HelperRequest, until deadline: Deadline?, passingStdio: Bool = false,
                       keeping kept: Int32 = -1, leaving: Bool = false,
                       onInterim: (HelperAnswer.Interim) -> Bool) -> Result<HelperReply, GateFailure> {
@@ -168,11 +180,11 @@ package struct HelperProcess: Sendable {
 
     /// Starts `request` with a pipe for its answer: the helper's pid and
     /// the pipe's read end, which the caller closes.
-    private func startAnswering(_ request: HelperMessage, passingStdio: Bool,
-                                keeping kept: Int32) -> Result<(pid_t, Int32), GateFailure> {
+    private func startAnswering(_ request: HelperMessage, passingStdio: Bool, keeping kept: Int32,
+                                lowPriority: Bool = false) -> Result<(pid_t, Int32), GateFailure> {
         var answerPipe: [Int32] = [-1, -1]
         guard vg_system_pipe(&answerPipe, O_CLOEXEC) == 0 else { return .failure(failure("no pipe", errno: systemErrno)) }
-        let started = start(request, answer: answerPipe[1], lowPriority: false, passingStdio: passingStdio, keeping: kept)
+        let started = start(request, answer: answerPipe[1], lowPriority: lowPriority, passingStdio: passingStdio, keeping: kept)
         close(answerPipe[1])
         if case .failure = started { close(answerPipe[0]) }
         return started.map { ($0, answerPipe[0]) }
