@@ -69,7 +69,9 @@ package enum ConfigService {
         directories.state?.remove(CachedConfig.backoffName(forKey: key))
         directories.state?.remove(CachedConfig.failureName(forKey: key))
         return entry(outcome, request, fetcher, directories, log: log).flatMap { entry, note in
-            admitted(entry, request, fetcher, directories).map { written(entry, note: note, key: key, directories.cache) }
+            var entry = entry
+            entry.realtime = fetchType != nil
+            return admitted(entry, request, fetcher, directories).map { written(entry, note: note, key: key, directories.cache) }
         }
     }
 

@@ -20,6 +20,10 @@ package struct CachedConfig: Sendable, Equatable {
     /// No thresholds: the remote said EMPTY_CONFIG / NO_TEMPLATE.
     package var empty: Bool
     package var config: GateConfig
+    /// Fetched because Remote Config's realtime stream told of a newer
+    /// template (docs/design.md, "Watching a source"): checks deciding from
+    /// it tell origin "realtime".
+    package var realtime = false
 
     package init(key: String, fetchedAt: Int64, fetchedAtBoot: BootInstant? = nil, etag: String?, maxAgeSeconds: Int?,
                  staleWhileRevalidateSeconds: Int? = nil, staleIfErrorSeconds: Int? = nil, empty: Bool, config: GateConfig) {
@@ -54,6 +58,7 @@ package struct CachedConfig: Sendable, Equatable {
             object["signed_by"] = .string(MinisignPublicKey.keyIDText(signature.keyID))
             if let timestamp = signature.timestamp { object["signed_at"] = .string(String(timestamp)) }
         }
+        if realtime { object["realtime"] = .bool(true) }
         if let boot = fetchedAtBoot {
             object["boot_id"] = .string(boot.bootID)
             object["boot_s"] = .string(String(boot.seconds))
@@ -121,9 +126,15 @@ package struct CachedConfig: Sendable, Equatable {
            let bootSeconds = Int64(decimal: seconds) {
             boot = BootInstant(bootID: id, seconds: bootSeconds)
         }
-        return CachedConfig(key: key, fetchedAt: fetchedAt, fetchedAtBoot: boot, etag: etag, maxAgeSeconds: maxAge,
-                            staleWhileRevalidateSeconds: staleWhileRevalidate, staleIfErrorSeconds: staleIfError,
-                            empty: empty, config: config)
+        var entry = CachedConfig(key: key, fetchedAt: fetchedAt, fetchedAtBoot: boot, etag: etag, maxAgeSeconds: maxAge,
+                                 staleWhileRevalidateSeconds: staleWhileRevalidate, staleIfErrorSeconds: staleIfError,
+                                 empty: empty, config: config)
+        switch value["realtime"] {
+        case nil: break
+        case .bool(let realtime)?: entry.realtime = realtime
+        default: return nil
+        }
+        return entry
     }
 
     /// The 8 key id bytes from `MinisignPublicKey.keyIDText`'s spelling.

@@ -9,4 +9,7 @@ package enum ConfigOrigin: String, Sendable, CaseIterable {
     /// Older than its TTL, within the stale-while-revalidate window: a
     /// refresh was started behind the check.
     case staleCache = "stale_cache"
+    /// A fresh cache that Remote Config's realtime stream had fetched
+    /// (docs/design.md, "Watching a source").
+    case realtime
 }

@@ -140,13 +140,13 @@ def test_a_channel_reaches_the_result_field_and_the_swift_list(root):
 
 
 def test_a_function_of_a_new_release_gets_its_node_and_symbol_line(root):
-    edit(root / HEADER, "\n#ifdef __cplusplus\n}", "\n/* Since 1.5 (symbol version VERSIONGATE_1.5): a test's. */\n"
+    edit(root / HEADER, "\n#ifdef __cplusplus\n}", "\n/* Since 1.6 (symbol version VERSIONGATE_1.6): a test's. */\n"
                                                    "int vg_client_new_thing(vg_client *client);\n\n#ifdef __cplusplus\n}")
     check_then_write(root, ["%s: region exports" % EXPORTS, "%s: the symbol lines" % SYMBOLS])
-    assert "VERSIONGATE_1.5 {\n    global:\n        vg_client_new_thing;\n} VERSIONGATE_1.4;\n" \
+    assert "VERSIONGATE_1.6 {\n    global:\n        vg_client_new_thing;\n} VERSIONGATE_1.5;\n" \
         in (root / EXPORTS).read_text()
     symbols = (root / SYMBOLS).read_text()
-    assert " vg_client_new_thing@VERSIONGATE_1.5 1.5.0\n vg_client_open_url@VERSIONGATE_1.3 1.3.0\n" in symbols
+    assert " vg_client_new_thing@VERSIONGATE_1.6 1.6.0\n vg_client_open_url@VERSIONGATE_1.3 1.3.0\n" in symbols
     assert symbols.startswith("libversiongate.so.1 libversiongate1 #MINVER#\n")
 
 
@@ -159,6 +159,7 @@ def test_the_header_sections_give_each_function_its_release(root):
     assert releases["vg_events_funnel"] == "1.1"
     assert releases["vg_client_get"] == releases["vg_client_restart"] == "1.2"
     assert releases["vg_client_open_url"] == "1.3" and releases["vg_policy_report"] == "1.4"
+    assert releases["vg_client_watch"] == releases["vg_client_unwatch"] == "1.5"
     assert releases["vg_result_free"] == "1.0"
 
 

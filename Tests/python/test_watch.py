@@ -20,6 +20,7 @@ import pytest
 
 import versiongate as vg
 from cli_helpers import CLI, Env
+from conftest import REPO
 from remote_helpers import server_fixture  # noqa: F401  (the server fixture)
 
 APP_ID = "1:123456789012:web:0a1b2c3d4e5f60718293a4"
@@ -231,12 +232,40 @@ def test_a_published_template_reaches_a_running_watch_after_one_fetch(env, serve
     assert (headers["content-type"], headers["accept"], headers["x-accept-response-streaming"]) == \
         ("application/json", "application/json", "true")
     body = stream["body"]
-    print("stream body", body)
     assert sorted(body) == ["appId", "appInstanceId", "lastKnownVersionNumber", "namespace", "project", "sdkVersion"]
     assert (body["project"], body["namespace"], body["lastKnownVersionNumber"], body["appId"]) == \
         ("demo-proj", "firebase", "42", APP_ID)
     assert body["sdkVersion"].startswith("versiongate-") and len(body["appInstanceId"]) == 22
+    # The next launch decides from what the stream brought, and says so.
+    checked = subprocess.run([str(CLI), "check", *firebase_args(server), "--json"], env=env.vars(),
+                             capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+    result = json.loads(checked.stdout)
+    assert (result["status"], result["origin"]) == ("MANDATORY", "realtime"), result
     assert watching.end() == 0
+    assert no_helper_left(env.cache)
+
+
+def test_two_watchers_of_one_source_share_one_stream(env, server):
+    firebase_control(server, "/__firebase", template={
+        "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+    first = Watching(env.vars(), *firebase_args(server))
+    assert first.line(15).startswith("UP_TO_DATE")
+    assert wait_for(lambda: realtime(server)["open"] == 1, 10), realtime(server)   # the first holds the stream
+    second = Watching(env.vars(), *firebase_args(server))
+    assert second.line(15).startswith("UP_TO_DATE")
+    time.sleep(1.5)
+    before = len(fetches(server))
+    firebase_control(server, "/__realtime", publish=43,
+                     entries={"min_required_version_linux": "3.0", "latest_version_linux": "3.0"})
+    assert first.line(6).startswith("MANDATORY") and second.line(6).startswith("MANDATORY")
+    assert len(fetches(server)) - before == 1, "the second watcher fetched too"
+    assert len(realtime(server)["streams"]) == 1, realtime(server)["streams"]
+    # The holder goes: the other takes the stream over.
+    assert first.end() == 0
+    assert wait_for(lambda: realtime(server)["open"] == 1 and len(realtime(server)["streams"]) == 2, 10), \
+        realtime(server)
+    assert realtime(server)["streams"][1]["body"]["lastKnownVersionNumber"] == "43"
+    assert second.end() == 0
     assert no_helper_left(env.cache)
 
 
@@ -327,3 +356,26 @@ def test_watch_is_refused_with_a_clear_error_when_nothing_can_be_watched():
         with pytest.raises(vg.VersionGateError) as refused:
             client.watch("1.0")
         assert refused.value.code == vg.Error.ECONFIG and "no source set" in client.last_error, client.last_error
+
+
+# --- the C example ----------------------------------------------------------------------------
+
+def test_the_c_example_sees_the_change_python_sees(tmp_path):
+    binary = tmp_path / "watch_poll"
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-I%s" % (REPO / "include"),
+                    str(REPO / "examples" / "c" / "watch_poll.c"), "-o", str(binary),
+                    "-L%s" % (REPO / "build" / "lib"), "-lversiongate"], check=True)
+    document = tmp_path / "gate.json"
+    document.write_text(gate("1.0", "1.0"))
+    aged(document)
+    env = dict(os.environ, LD_LIBRARY_PATH=str(REPO / "build" / "lib"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    proc = subprocess.Popen([str(binary), "--source", str(document), "--version", "1.5", "--seconds", "20"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    first = proc.stdout.readline().decode()
+    assert first.startswith("UP_TO_DATE"), first
+    time.sleep(0.3)
+    replace(document, gate("2.0", "2.0"))
+    out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 3, (out, err)
+    assert b"MANDATORY" in out and b"save your work" in out, out
+    assert no_helper_left(tmp_path / "cache")

@@ -567,7 +567,7 @@ class Result(_Handle):
     min_required_effective_at_key = _field('min_required_effective_at_key', 'text', "The key of the minimum's effective time (1.3), or null.")
     min_required_key = _field('min_required_key', 'text', 'The key min_required came from, e.g. "min_required_version_linux" (1.3), or null.')
     note = _field('note', 'text', 'Why a prompt is or is not shown now, or null.')
-    origin = _field('origin', 'text', '"local_document", "fresh_fetch", "cache_hit", "stale_cache" (a refresh runs behind it), "cache_after_error", "embedded_default" or "none".')
+    origin = _field('origin', 'text', '"local_document", "fresh_fetch", "cache_hit", "stale_cache" (a refresh runs behind it), "cache_after_error", "embedded_default", "realtime" (a template Remote Config\'s realtime stream told of: 1.5) or "none".')
     policy_files = _field('policy_files', 'list', "The administrator's policy files that counted, in reading order (1.4).")
     proxy = _field('proxy', 'text', 'The proxy of the check\'s last request, "scheme://host:port" (credentials shown as ***), or "direct" (1.4); null when it made no request.')
     proxy_from = _field('proxy_from', 'text', 'Where that proxy came from: "option", "environment" or "desktop" (1.4), or null.')

@@ -605,7 +605,8 @@ const char *vg_result_rule(const vg_result *result);
  *   note                       text    why a prompt is or is not shown now, or null
  *   origin                     text    "local_document", "fresh_fetch", "cache_hit",
  *                                      "stale_cache" (a refresh runs behind it),
- *                                      "cache_after_error", "embedded_default" or "none"
+ *                                      "cache_after_error", "embedded_default", "realtime" (a
+ *                                      template Remote Config's realtime stream told of: 1.5) or "none"
  *   policy_files               list    the administrator's policy files that counted, in reading order (1.4)
  *   proxy                      text    the proxy of the check's last request, "scheme://host:port" (credentials
  *                                      shown as ***), or "direct" (1.4); null when it made no request

@@ -79,7 +79,7 @@ package final class RemoteSource: ConfigSource {
         var request = request
         request.boot = request.bootClock()   // once per load; local documents never pay for it
         switch cache(request).lookup(until: request.deadline) {
-        case .fresh(let hit): return .success(loaded(hit.memo, .cacheHit, at: request))
+        case .fresh(let hit): return .success(loaded(hit.memo, hit.memo.entry.realtime ? .realtime : .cacheHit, at: request))
         case .stale(let hit): return .success(loaded(hit.memo, .staleCache, at: request))
         case .asked(let fetched): return .success(loaded(fetched.memo, fetched.origin, at: request, note: fetched.note))
         case .fallback(let hit, let failure):
