@@ -319,6 +319,19 @@ static void test_client_nulls(void)
     CHECK_EQ(vg_client_set(c, "session_scope", NULL), VG_OK);
     CHECK_EQ(vg_client_set(c, "session_scope", "process"), VG_OK);
 
+    /* vg_client_watch: NULL client or fd; nothing to watch; unwatch when not watching */
+    {
+        int fd = 42;
+        CHECK_EQ(vg_client_watch(NULL, &fd), VG_EINVAL);
+        CHECK_EQ(vg_client_watch(c, NULL), VG_EINVAL);
+        CHECK(vg_client_last_error(c) != NULL && strstr(vg_client_last_error(c), "fd"));
+        CHECK_EQ(vg_client_watch(c, &fd), VG_ECONFIG);   /* no source set */
+        CHECK(fd == -1);
+        CHECK(vg_client_last_error(c) != NULL && strstr(vg_client_last_error(c), "source"));
+        CHECK_EQ(vg_client_unwatch(NULL), VG_EINVAL);
+        CHECK_EQ(vg_client_unwatch(c), VG_OK);
+    }
+
     /* vg_client_check: NULL out, NULL client, NULL version */
     CHECK_EQ(vg_client_check(NULL, c, "1.0"), VG_EINVAL);
     CHECK_EQ(vg_client_check(NULL, NULL, NULL), VG_EINVAL);
