@@ -11,7 +11,7 @@
 import PackageDescription
 
 let fuzzTargets = ["FuzzVersion", "FuzzDocument", "FuzzFirebase", "FuzzURL", "FuzzITunes", "FuzzMessage", "FuzzSignature", "FuzzMetainfo",
-                   "FuzzZsync", "FuzzUpdInfo", "FuzzPolicy", "FuzzChannelEntry", "FuzzSnapd"]
+                   "FuzzZsync", "FuzzUpdInfo", "FuzzPolicy", "FuzzChannelEntry", "FuzzSnapd", "FuzzRealtime"]
 
 let package = Package(
     name: "VersionGateFuzz",

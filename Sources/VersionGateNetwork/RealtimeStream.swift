@@ -119,7 +119,7 @@ final class RealtimeStream: SourceWatch {
     }
 
     /// A version number as the stream sends it: a decimal string or a number.
-    private static func number(_ value: JSONValue?) -> Int64? {
+    static func number(_ value: JSONValue?) -> Int64? {
         switch value {
         case .string(let text)?: Int64(decimal: text)
         case .number(let number)?: number >= 0 && number < 9e15 && number == number.rounded() ? Int64(number) : nil

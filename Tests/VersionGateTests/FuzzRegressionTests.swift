@@ -47,6 +47,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case channelentry
     /// snapd's answer: SnapdEnvelope for each status, and SnapdChange of a sync result.
     case snapd
+    /// Remote Config's realtime stream, cut into chunks at every few bytes:
+    /// RealtimeMessages, and the version numbers its messages carry.
+    case realtime
 }
 
 /// Every property of `target` that `input` violates; empty when all hold.
@@ -66,6 +69,7 @@ func fuzzViolations(_ target: FuzzTarget, _ input: [UInt8]) -> [String] {
     case .policy: PolicyProperties.check(input, &check)
     case .channelentry: ChannelEntryProperties.check(input, &check)
     case .snapd: SnapdProperties.check(input, &check)
+    case .realtime: RealtimeProperties.check(input, &check)
     }
     return check.failures
 }
@@ -1506,6 +1510,34 @@ final class FuzzRegressionTests: XCTestCase {
     }
 }
 #endif
+
+/// Remote Config's realtime stream (docs/design.md, "Watching a source"):
+/// the same messages whatever the chunks (cut at every `step` bytes, for a
+/// few steps), each one JSON object; the pending bytes bounded; a version
+/// number read only from a decimal string or a whole number.
+enum RealtimeProperties {
+    static func check(_ input: [UInt8], _ check: inout PropertyCheck) {
+        var whole = RealtimeMessages()
+        let expected = input.withUnsafeBytes { whole.add($0) }
+        for message in expected {
+            guard case .object = message else {
+                check.expect(false, "a message that is not an object")
+                continue
+            }
+            if let version = RealtimeStream.number(message["latestTemplateVersionNumber"]) {
+                check.expect(version >= 0, "a negative template version \(version)")
+            }
+        }
+        for step in [1, 2, 7, 64] where input.count <= RealtimeMessages.maxPendingBytes {
+            var cut = RealtimeMessages()
+            var got: [JSONValue] = []
+            for start in stride(from: 0, to: input.count, by: step) {
+                got += Array(input[start..<min(start + step, input.count)]).withUnsafeBytes { cut.add($0) }
+            }
+            check.expect(got == expected, "cut every \(step) bytes: \(got.count) messages, not \(expected.count)")
+        }
+    }
+}
 
 /// snapd's answers (docs/design.md, "Updating a snap"): an envelope decodes
 /// for any status or not at all; an async change's id is 1-64 letters or

@@ -1,0 +1,4 @@
+// The realtime fuzz target: see Fuzz/README.md.
+import FuzzMain
+
+runFuzzer(.realtime)
