@@ -26,7 +26,8 @@ import pytest
 
 from cli_helpers import CLI, Env, run
 from conftest import HEADER, LIB_PATH
-from proxy_world import ClosedPort, Desktop, Origin, SessionBus, StaticOrigin, TinyProxy, missing_tools, self_signed
+from proxy_world import (ClosedPort, Desktop, Origin, SessionBus, StaticOrigin, TinyProxy, missing_tools, self_signed,
+                         wait_for)
 from test_channel import APP_ID, BEHIND, KINDS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -512,3 +513,21 @@ def test_the_host_maps_no_gio_curl_or_tls_after_a_check_through_the_desktops_pro
     mapped = sorted({line.strip() for line in maps.read_text().splitlines()})
     assert mapped, "the maps hook wrote nothing"
     assert [path for path in mapped if FOREIGN.search(os.path.basename(path))] == [], mapped
+
+
+# --- watching ------------------------------------------------------------------------
+
+def test_a_watched_document_is_asked_through_the_desktops_proxy(desktop_proxy, origin, env, desktop):
+    """vg_client_watch's helper asks through the proxy the desktop names, as a
+    check does (docs/design.md, "Watching a source")."""
+    from test_watch import Watching
+    desktop.manual("127.0.0.1", desktop_proxy.port)
+    mark = desktop_proxy.mark()
+    watching = Watching(env.vars(), "--source", origin.url("/gate.json"), "--version", VERSION,
+                        "--set", "watch_interval_s=5")
+    try:
+        assert watching.line(BOUND).startswith("MANDATORY"), watching.stderr()
+        assert wait_for(lambda: len(origin.requests()) >= 2, 9), origin.requests()
+    finally:
+        assert watching.end() == 0
+    assert_through(desktop_proxy, origin, mark, ["/gate.json", "/gate.json"])
