@@ -113,7 +113,8 @@ vgcli_answer vgcli_terminal_prompt(const vgcli_prompt *prompt) {
         putchar('\n');
         print_lines(prompt->notes);
     }
-    if (prompt->url) printf("\n%s\n", prompt->url);
+    /* The link, unless the message already says it (a managed machine's help page). */
+    if (prompt->url && !(prompt->message && strstr(prompt->message, prompt->url))) printf("\n%s\n", prompt->url);
     char line[64];
     if (prompt->mandatory) {
         printf("\n[Enter] ");

@@ -74,7 +74,7 @@ final class MessagesTests: XCTestCase {
             months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                      "November", "December"], firstDay: "1",
             channelMessage: "An update is required, but it is not yet available for this system. "
-                + "You may use this version until it is."))
+                + "You may use this version until it is.", helpPageLabel: "Open help page"))
         XCTAssertEqual(MessageCatalog.forLanguage("de").requiredFrom(year: 2027, month: 3, day: 1),
                        "Diese Version funktioniert ab dem 1. März 2027 nicht mehr. Bitte aktualisieren Sie vorher.")
         XCTAssertEqual(MessageCatalog.forLanguage("en").requiredFrom(year: 2027, month: 12, day: 31),

@@ -393,15 +393,17 @@ def test_optional_prompts_false_leaves_the_mandatory_prompt(case):
 STORE_SETS = ("store=flathub", "app_id=" + APP_A)
 
 
-def managed_exec(case, dialog: str, answer: int = 0, sets=STORE_SETS):
-    """A MANDATORY exec whose dialog answers Update (exit 0): the dialog's argv and what was opened."""
+def managed_exec(case, dialog: str, answer: int = 0, sets=STORE_SETS, **variables):
+    """A MANDATORY exec whose dialog answers Update (exit 0): the dialog's argv and what was opened
+    (`variables`: the environment's, e.g. a language)."""
     env = case.env
     env.fake(dialog, exit_code=answer)
     env.fake("xdg-open")
     env.fake("notify-send")
     doc = case.doc(gate(update_url_linux=STORE_PAGE))
     extra = [a for s in sets for a in ("--set", s)]
-    ran = case.run(["exec", "--dialog", dialog, "--source", doc, "--version", BELOW, *extra, "--", env.probe])
+    ran = case.run(["exec", "--dialog", dialog, "--source", doc, "--version", BELOW, *extra, "--", env.probe],
+                   **variables)
     assert ran.code == 20, ran
     assert not env.probe_out.exists(), "MANDATORY started the app"
     calls = env.calls(dialog)
@@ -415,11 +417,13 @@ def test_managed_message_and_url_replace_the_mandatorys(case):
     ran = case.check(doc, BELOW, *STORE_SETS)
     result = ran.json()
     assert (ran.code, result["status"]) == (20, "MANDATORY"), ran
-    assert (result["message"], result["store_url"]) == (IT_MESSAGE, IT_URL), result
+    assert (result["message"], result["store_url"]) == (IT_MESSAGE + "\n\n" + IT_URL, IT_URL), result
+    assert result["action_label"] == "Open help page", result
     assert (result["managed_message"], result["managed_url"], result["managed"]) == (IT_MESSAGE, IT_URL, True), result
 
     control = case.check(doc, BELOW, *STORE_SETS, policy=case.no_policy).json()
     assert control["message"] != IT_MESSAGE and control["store_url"] not in (None, IT_URL), control
+    assert control["action_label"] == "Update", control
 
 
 def test_the_dialog_shows_the_managed_message_as_text_and_update_opens_the_link(case):
@@ -429,7 +433,8 @@ def test_the_dialog_shows_the_managed_message_as_text_and_update_opens_the_link(
     case.policy.write("policy.json", {"managed_message": IT_MESSAGE, "managed_url": IT_URL})
     ran, argv, opened = managed_exec(case, "zenity")
     assert argv[0] == "--warning" and "--no-markup" in argv, argv
-    assert "--text=" + IT_MESSAGE in argv, argv
+    assert "--text=" + IT_MESSAGE + "\n\n" + IT_URL in argv, argv
+    assert "--ok-label=Open help page" in argv, argv
     assert opened == [[IT_URL]], (opened, ran)
 
 
@@ -437,7 +442,9 @@ def test_kdialog_gets_the_managed_message_escaped(case):
     """kdialog shows rich text: dialog.c escapes it (&lt; &gt; &amp;) inside <qt>."""
     case.policy.write("policy.json", {"managed_message": IT_MESSAGE, "managed_url": IT_URL})
     ran, argv, opened = managed_exec(case, "kdialog")
-    assert "--sorry=<qt>&lt;b&gt;IT&lt;/b&gt; &amp; co" in argv, argv
+    sorry = [a for a in argv if a.startswith("--sorry=")]
+    assert sorry and sorry[0].startswith("--sorry=<qt>&lt;b&gt;IT&lt;/b&gt; &amp; co") and IT_URL in sorry[0], argv
+    assert "--ok-label=Open help page" in argv, argv
     assert opened == [[IT_URL]], (opened, ran)
 
 
@@ -445,7 +452,33 @@ def test_the_store_is_opened_without_a_policy(case):
     """The control of the two above: Update opens the store page."""
     ran, argv, opened = managed_exec(case, "zenity", sets=())
     assert opened == [[STORE_PAGE]], (opened, ran)
-    assert "--text=" + IT_MESSAGE not in argv
+    assert not any(a.startswith("--text=" + IT_MESSAGE) for a in argv) and "--ok-label=Update" in argv, argv
+
+
+@pytest.mark.parametrize("lang,label", [("en_US.UTF-8", "Open help page"), ("ar_EG.UTF-8", "فتح صفحة المساعدة")])
+def test_the_terminal_prompt_names_the_help_page_and_shows_its_link(case, lang, label):
+    """The button says what it opens, in the user's language (right to
+    left too), and the link is in the text, once."""
+    case.policy.write("policy.json", {"managed_message": IT_MESSAGE, "managed_url": IT_URL})
+    case.env.fake("xdg-open")
+    doc = case.doc(gate(update_url_linux=STORE_PAGE))
+    ran = case.run(["exec", "--dialog", "terminal", "--source", doc, "--version", BELOW,
+                    *[a for s in STORE_SETS for a in ("--set", s)], "--", case.env.probe], input=b"\n", LANG=lang)
+    assert ran.code == 20, ran
+    out = ran.stdout
+    assert IT_MESSAGE in out and out.count(IT_URL) == 1, out
+    assert label in out, out
+    assert "Update" not in out.split(IT_URL)[-1], out
+    assert case.env.calls("xdg-open") == [[IT_URL]], ran
+
+
+def test_zenity_names_the_help_page_in_a_right_to_left_language(case):
+    case.policy.write("policy.json", {"managed_url": IT_URL})
+    ran, argv, opened = managed_exec(case, "zenity", LANG="ar_EG.UTF-8")
+    assert "--ok-label=فتح صفحة المساعدة" in argv, argv
+    text = [a for a in argv if a.startswith("--text=")]
+    assert text and text[0].endswith("\n\n" + IT_URL), argv
+    assert opened == [[IT_URL]], (opened, ran)
 
 
 def test_a_managed_message_without_a_link_opens_nothing(case):

@@ -531,7 +531,10 @@ const char *vg_result_release_notes(const vg_result *result);
 
 /* Button labels: the update action (MANDATORY, OPTIONAL), the dismiss
  * action and "Skip this version" (OPTIONAL only: see
- * vg_client_skip_version); NULL where the prompt has no such button. */
+ * vg_client_skip_version); NULL where the prompt has no such button. On
+ * a managed machine whose administrator gave a link (the result's
+ * "managed_url"), a MANDATORY's action is "Open help page" in the
+ * prompt's language, and its message ends with the link (since 1.5). */
 const char *vg_result_action_label(const vg_result *result);
 const char *vg_result_dismiss_label(const vg_result *result);
 const char *vg_result_skip_label(const vg_result *result);

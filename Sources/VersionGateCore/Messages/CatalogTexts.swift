@@ -9,6 +9,8 @@ package final class CatalogTexts: Sendable {
     package let mandatoryUnsupportedMessage: CText
     /// A MANDATORY the user's channel cannot satisfy yet, softened to OPTIONAL.
     package let channelMessage: CText
+    /// A managed MANDATORY's button: it opens the administrator's help page.
+    package let helpPageLabel: CText
 
     private init(_ catalog: MessageCatalog) {
         language = catalog.language
@@ -21,6 +23,7 @@ package final class CatalogTexts: Sendable {
         updateLabel = CText(catalog.updateLabel)
         laterLabel = CText(catalog.laterLabel)
         skipLabel = CText(catalog.skipLabel)
+        helpPageLabel = CText(catalog.helpPageLabel)
     }
 
     private static let made = Mutex<[String: CatalogTexts]>([:])

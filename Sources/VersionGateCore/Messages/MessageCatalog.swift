@@ -12,6 +12,9 @@ package struct MessageCatalog: Sendable, Equatable {
     package let channelMessage: String
     /// OPTIONAL's third button (vg_client_skip_version).
     package let skipLabel: String
+    /// A managed MANDATORY's button, instead of `updateLabel`: it opens the
+    /// administrator's help page, not a store (docs/design.md, "The administrator's policy").
+    package let helpPageLabel: String
     /// The grace period's message (OPTIONAL until a minimum takes effect); {date} is the date.
     package let requiredFromMessage: String
     /// How a date is written, with {day}, {month} (a name from `months`) and {year}.
@@ -25,8 +28,9 @@ package struct MessageCatalog: Sendable, Equatable {
     package init(language: String, mandatoryTitle: String, mandatoryMessage: String, mandatoryUnsupportedMessage: String,
                  optionalTitle: String, optionalMessage: String, updateLabel: String, laterLabel: String,
                  skipLabel: String, requiredFromMessage: String, datePattern: String, months: [String],
-                 firstDay: String, channelMessage: String) {
+                 firstDay: String, channelMessage: String, helpPageLabel: String) {
         self.language = language
+        self.helpPageLabel = helpPageLabel
         self.channelMessage = channelMessage
         self.mandatoryTitle = mandatoryTitle
         self.mandatoryMessage = mandatoryMessage
@@ -114,6 +118,6 @@ extension MessageCatalog {
                   mandatoryUnsupportedMessage: text(2), optionalTitle: text(3), optionalMessage: text(4),
                   updateLabel: text(5), laterLabel: text(6), skipLabel: text(7), requiredFromMessage: text(8),
                   datePattern: text(9), months: (10..<22).map(text), firstDay: text(22),
-                  channelMessage: text(23))
+                  channelMessage: text(23), helpPageLabel: text(24))
     }
 }

@@ -96,7 +96,9 @@ package final class GateResult: Sendable {
         // Required, but not offered here yet (docs/design.md, "Asking the channel").
         if case .channelBehind = rule { return locale.texts.channelMessage }
         switch status {
-        case .mandatory: return managedMessage ?? locale.updateMessage ?? locale.texts.mandatoryMessage
+        case .mandatory:
+            if let helpPage { return helpPage.message }
+            return managedMessage ?? locale.updateMessage ?? locale.texts.mandatoryMessage
         case .optional: return graceMessage ?? locale.updateMessage ?? locale.texts.optionalMessage
         case .upToDate: return nil
         }
@@ -104,7 +106,10 @@ package final class GateResult: Sendable {
     /// What is new in the latest version: OPTIONAL results only (a
     /// MANDATORY prompt is not the place to sell an update).
     package var releaseNotes: CText? { status == .optional ? locale?.releaseNotes : nil }
-    package var actionLabel: CText? { status == .upToDate ? nil : locale?.texts.updateLabel }
+    package var actionLabel: CText? {
+        if status == .mandatory, helpPage != nil { return locale?.texts.helpPageLabel }
+        return status == .upToDate ? nil : locale?.texts.updateLabel
+    }
     package var dismissLabel: CText? { status == .optional ? locale?.texts.laterLabel : nil }
     package var skipLabel: CText? { status == .optional ? locale?.texts.skipLabel : nil }
     /// A MANDATORY shows the administrator's link instead of the store's,
@@ -116,6 +121,16 @@ package final class GateResult: Sendable {
 
     /// The administrator's message, for a MANDATORY prompt.
     private var managedMessage: CText? { managed.message.map { message in text(for: "managed_message") { message } } }
+
+    /// A managed MANDATORY whose button opens the administrator's link: its
+    /// message says the link (docs/design.md, "The administrator's policy"),
+    /// after the administrator's text, else the built-in one.
+    private var helpPage: (message: CText, url: String)? {
+        guard status == .mandatory, let url = managed.url, let locale else { return nil }
+        return (text(for: "managed_help_message") {
+            (managed.message ?? locale.updateMessage?.string ?? locale.texts.mandatoryMessage.string) + "\n\n" + url
+        }, url)
+    }
     /// An https page for when no handler opens `storeURL`'s scheme.
     package var storeWebFallback: String? {
         status == .mandatory && managed.replacesStore ? nil : store?.resolution.webFallback
