@@ -53,6 +53,7 @@ __all__ = [
     "Status",
     "UpdateOutcome",
     "VersionGateError",
+    "Watch",
     "check",
     "compare",
     "decide",
