@@ -98,12 +98,11 @@ final class RealtimeStream: SourceWatch {
         let project = PercentEncoding.encoded(firebase.projectID)
         let url = ASCII.withoutTrailingSlashes(endpoint) + "/v1/projects/\(project)/namespaces/firebase:streamFetchInvalidations?key="
             + PercentEncoding.encoded(firebase.apiKey)
-        var context = FetchContext(previousETag: nil, appVersion: fetch.appVersion, languageCode: fetch.languageCode,
+        let context = FetchContext(previousETag: nil, appVersion: fetch.appVersion, languageCode: fetch.languageCode,
                                    transport: CurlTransport(), limits: fetch.limits,
                                    deadline: Deadline(afterMilliseconds: fetch.limits.timeoutMs),
                                    state: PrivateDirectory(base: fetch.stateHome, files: POSIXFiles()),
                                    now: DocumentWatch.wallClock(), device: DeviceFacts())
-        context.fetchType = nil
         let installation = FirebaseInstallations(projectID: firebase.projectID, apiKey: firebase.apiKey, appID: firebase.appID,
                                                  endpoint: firebase.installationsEndpoint).resolve(context)
         var headers = [(name: "X-Goog-Api-Key", value: firebase.apiKey), (name: "Content-Type", value: "application/json"),

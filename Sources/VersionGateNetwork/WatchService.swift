@@ -55,7 +55,8 @@ package enum WatchService {
             if ready[0].revents != 0 || (kill(watch.hostPID, 0) != 0 && errno == ESRCH) {
                 return .failed(GateFailure(.internalError, "watch: the host stopped listening"))
             }
-            var changed = ready[1].revents != 0 && changes.drain()
+            // The holder tells its own writes itself: the cache file's events are the others'.
+            var changed = ready[1].revents != 0 && changes.drain() && holder == nil
             if !ended, let source = holder?.source, source.millisecondsToNextStep() <= 0 {
                 switch source.step() {
                 case .changed: changed = true
