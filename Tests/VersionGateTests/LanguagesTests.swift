@@ -34,12 +34,13 @@ final class LanguagesTests: XCTestCase {
                           ("button.update", catalog.updateLabel, english.updateLabel),
                           ("button.later", catalog.laterLabel, english.laterLabel),
                           ("button.skip", catalog.skipLabel, english.skipLabel),
-                          ("channel.message", catalog.channelMessage, english.channelMessage)]
+                          ("channel.message", catalog.channelMessage, english.channelMessage),
+                          ("button.help_page", catalog.helpPageLabel, english.helpPageLabel)]
             let all = prompt + [("grace.message", catalog.requiredFromMessage, english.requiredFromMessage),
                                 ("date.pattern", catalog.datePattern, english.datePattern)]
                 + zip(catalog.months, english.months).enumerated().map { ("month.\($0 + 1)", $1.0, $1.1) }
                 + [("date.day1", catalog.firstDay, english.firstDay)]
-            XCTAssertEqual(all.count, 24, tag)
+            XCTAssertEqual(all.count, 25, tag)
             XCTAssertEqual(Set(all.map(\.0)), Set(MessageCatalog.fieldOrder), "\(tag): a catalog field is not checked here")
             for (key, text, englishText) in all {
                 XCTAssertFalse(text.isEmpty, "\(tag) \(key)")
