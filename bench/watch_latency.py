@@ -31,7 +31,8 @@ sys.path.insert(0, str(REPO / "Tests" / "python"))
 os.environ.setdefault("VERSIONGATE_LIBRARY", str(REPO / "build" / "lib" / "libversiongate.so.1"))
 
 from remote_helpers import Loopback  # noqa: E402
-from test_watch import APP_ID, Watching, firebase_control, gate, realtime, replace, live_helpers  # noqa: E402
+from test_watch import (APP_ID, Watching, firebase_control, gate, live_helpers, realtime, replace,  # noqa: E402
+                        serve_template_42)  # noqa: E402
 
 import versiongate as vg  # noqa: E402
 
@@ -60,8 +61,7 @@ def publishes(count: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = env_for(Path(tmp))
         base = "http://127.0.0.1:%d" % server.port
-        firebase_control(server, "/__firebase", template={
-            "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+        serve_template_42(server)
         watching = Watching(env, "--source", "firebase://demo-proj?api_key=test-api-key&app_id=" + APP_ID,
                             "--version", "1.5", "--set", "firebase_endpoint=" + base,
                             "--set", "firebase_installations_endpoint=" + base, "--set", "firebase_realtime_endpoint=" + base)

@@ -64,6 +64,16 @@ final class LoopbackServer {
         let response = try CurlTransport().send(HTTPRequest(url: url("/__requests")), limits: limits)
         return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [[String: Any]]) ?? []
     }
+
+    /// POST /__document: sets up (or updates) a gate document (Tests/Server/document_routes.py).
+    @discardableResult
+    func document(_ command: [String: Any]) throws -> [String: Any] {
+        let body = try JSONSerialization.data(withJSONObject: command)
+        let response = try CurlTransport().send(HTTPRequest(url: url("/__document"), body: Array(body)),
+                                                limits: TransportLimits())
+        XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
+        return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
+    }
 }
 
 struct ServerDidNotStart: Error {

@@ -36,7 +36,7 @@ final class RemoteOverTimeTests: XCTestCase {
     private func setup(_ name: String, document: String? = nil) throws -> Setup {
         let server = try LoopbackServer(self)
         let home = try makeTemporaryDirectory(self)
-        try control(server, ["name": name, "body": document ?? gate, "etag": "\"v1\""])
+        try server.document(["name": name, "body": document ?? gate, "etag": "\"v1\""])
         return Setup(server: server, url: server.url("/doc/\(name)"),
                      environment: CheckEnvironment(variables: ["XDG_CACHE_HOME": home.path + "/cache",
                                                                "XDG_STATE_HOME": home.path + "/state",
@@ -114,7 +114,7 @@ final class RemoteOverTimeTests: XCTestCase {
         let s = try setup("stale")
         let t0 = Self.t0
         XCTAssertEqual(try check(s, at: t0).origin, .freshFetch)
-        try control(s.server, ["name": "stale", "next": Array(repeating: ["status": 404], count: 4)])
+        try s.server.document(["name": "stale", "next": Array(repeating: ["status": 404], count: 4)])
         let stale = try check(s, at: t0 + 2 * hour)
         XCTAssertEqual(stale.origin, .cacheAfterError)
         XCTAssertEqual(stale.status, .mandatory, "a stale MANDATORY stays MANDATORY")
@@ -133,7 +133,7 @@ final class RemoteOverTimeTests: XCTestCase {
     func testThrottlingBacksOffAcrossStartsUntilItEnds() throws {
         let s = try setup("throttled")
         let t0 = Self.t0
-        try control(s.server, ["name": "throttled", "next": [["status": 503]]])
+        try s.server.document(["name": "throttled", "next": [["status": 503]]])
         XCTAssertEqual(try check(s, at: t0).errorCode, VG_EHTTP.rawValue)
         XCTAssertEqual(try documentRequests(s), 1)
         // 2 min ±50 %: certainly backing off at +59 s, certainly over at +181 s.
@@ -171,14 +171,5 @@ final class RemoteOverTimeTests: XCTestCase {
         XCTAssertEqual(try check(s, at: t0 + 1800 + 60, boot: otherBoot).origin, .cacheHit)
         // Without a boot clock at all (a kernel without boot ids), the wall decides too.
         XCTAssertEqual(try check(s, at: t0 + 1800 + 120).configAgeSeconds, 120)
-    }
-
-    @discardableResult
-    private func control(_ server: LoopbackServer, _ command: [String: Any]) throws -> [String: Any] {
-        let body = try JSONSerialization.data(withJSONObject: command)
-        let response = try CurlTransport().send(HTTPRequest(url: server.url("/__document"), body: Array(body)),
-                                                limits: TransportLimits())
-        XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
-        return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
     }
 }

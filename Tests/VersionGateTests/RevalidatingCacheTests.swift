@@ -72,7 +72,7 @@ final class RevalidatingCacheTests: XCTestCase {
         }
         var command: [String: Any] = ["name": w.kind.rawValue, "body": body, "etag": "\"\(version)\"", "delay_s": 0]
         if let next { command["next"] = next }
-        try control(w.server, command)
+        try w.server.document(command)
     }
 
     /// One launcher start at `now`: what it shows of the answer under test
@@ -113,15 +113,6 @@ final class RevalidatingCacheTests: XCTestCase {
 
     private func requests(_ w: World) throws -> Int {
         try w.server.requests().filter { ($0["path"] as? String)?.hasPrefix("/doc/\(w.kind.rawValue)") == true }.count
-    }
-
-    @discardableResult
-    private func control(_ server: LoopbackServer, _ command: [String: Any]) throws -> [String: Any] {
-        let body = try JSONSerialization.data(withJSONObject: command)
-        let response = try CurlTransport().send(HTTPRequest(url: server.url("/__document"), body: Array(body)),
-                                                limits: TransportLimits())
-        XCTAssertEqual(response.status, 200, String(decoding: response.body, as: UTF8.self))
-        return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
     }
 
     /// Each step: when, what the server does, what the launch shows, and

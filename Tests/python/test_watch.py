@@ -178,6 +178,12 @@ def firebase_control(server, path: str, **spec) -> dict:
     return json.loads(body)
 
 
+def serve_template_42(server) -> None:
+    """Remote Config serves template 42: this version is up to date."""
+    firebase_control(server, "/__firebase", template={
+        "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+
+
 def realtime(server) -> dict:
     status, body = server._call("GET", "/__realtime")
     assert status == 200, body
@@ -205,8 +211,7 @@ def wait_for(predicate, within: float) -> bool:
 
 
 def test_a_published_template_reaches_a_running_watch_after_one_fetch(env, server):
-    firebase_control(server, "/__firebase", template={
-        "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+    serve_template_42(server)
     watching = Watching(env.vars(), *firebase_args(server))
     assert watching.line(15).startswith("UP_TO_DATE"), watching.stderr()
     assert wait_for(lambda: realtime(server)["open"] == 1, 10), realtime(server)
@@ -246,8 +251,7 @@ def test_a_published_template_reaches_a_running_watch_after_one_fetch(env, serve
 
 
 def test_two_watchers_of_one_source_share_one_stream(env, server):
-    firebase_control(server, "/__firebase", template={
-        "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+    serve_template_42(server)
     first = Watching(env.vars(), *firebase_args(server))
     assert first.line(15).startswith("UP_TO_DATE")
     assert wait_for(lambda: realtime(server)["open"] == 1, 10), realtime(server)   # the first holds the stream
@@ -270,8 +274,7 @@ def test_two_watchers_of_one_source_share_one_stream(env, server):
 
 
 def test_a_version_not_newer_than_the_cache_fetches_nothing(env, server):
-    firebase_control(server, "/__firebase", template={
-        "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+    serve_template_42(server)
     watching = Watching(env.vars(), *firebase_args(server))
     assert watching.line(15).startswith("UP_TO_DATE")
     assert wait_for(lambda: realtime(server)["open"] == 1, 10)
@@ -284,8 +287,7 @@ def test_a_version_not_newer_than_the_cache_fetches_nothing(env, server):
 
 
 def test_feature_disabled_ends_realtime_for_the_run(env, server):
-    firebase_control(server, "/__firebase", template={
-        "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+    serve_template_42(server)
     firebase_control(server, "/__realtime", next=[{"status": 200, "messages": [{"featureDisabled": True}]}])
     watching = Watching(env.vars(), *firebase_args(server))
     assert watching.line(15).startswith("UP_TO_DATE")
@@ -296,8 +298,7 @@ def test_feature_disabled_ends_realtime_for_the_run(env, server):
 
 
 def test_reconnects_wait_for_retry_interval_and_back_off_after_a_503(env, server):
-    firebase_control(server, "/__firebase", template={
-        "entries": {"min_required_version_linux": "1.0", "latest_version_linux": "1.0"}, "templateVersion": "42"})
+    serve_template_42(server)
     firebase_control(server, "/__realtime", next=[
         {"status": 200, "messages": [{"retryIntervalSeconds": 2}], "close_after": True}, {"status": 503}])
     watching = Watching(env.vars(), *firebase_args(server))
