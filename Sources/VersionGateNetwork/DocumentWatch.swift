@@ -18,13 +18,12 @@ final class DocumentWatch: SourceWatch {
 
     init(_ fetch: HelperRequest.ConfigFetch, intervalSeconds: Int) {
         var fetch = fetch
-        fetch.mode = .refresh
-        fetch.log = nil
+        (fetch.mode, fetch.log, fetch.boot) = (.refresh, nil, nil)
         self.fetch = fetch
         self.intervalSeconds = intervalSeconds
         // The cached config the host had: changes are told against it. The
         // host has just decided from it: the first request waits an interval.
-        last = Self.cached(fetch)?.config
+        last = fetch.cachedEntry?.config
         schedule(afterSeconds: Double(intervalSeconds) * Double.random(in: 0.9...1.1))
     }
 
@@ -33,38 +32,19 @@ final class DocumentWatch: SourceWatch {
     }
 
     func step() -> SourceWatchStep {
-        fetch.now = Self.wallClock()
-        fetch.boot = nil
-        fetch.deadlineNanoseconds = Deadline(afterMilliseconds: fetch.limits.timeoutMs).nanoseconds
         fetch.backoff = fetch.stateHome.flatMap { PrivateDirectory(base: $0, files: POSIXFiles()) }?
             .read(CachedConfig.backoffName(forKey: fetch.remote.cacheKey), maxBytes: 4096)
-        if let wait = fetch.backoff.flatMap(Backoff.decode)?.remainingSeconds(at: fetch.now) {
+        if let wait = fetch.backoff.flatMap(Backoff.decode)?.remainingSeconds(at: HelperRequest.ConfigFetch.wallClock()) {
             schedule(afterSeconds: Double(wait))
             return .quiet
         }
         defer { schedule(afterSeconds: Double(intervalSeconds) * Double.random(in: 0.9...1.1)) }
-        guard case .fetched(_, _, let bytes, let identity) = ConfigService.fetch(fetch, interim: { _ in true }),
-              let entry = CachedConfig.decode(bytes, key: fetch.remote.cacheKey) else { return .quiet }
-        fetch.previous = .init(etag: entry.etag, templateVersion: entry.config.templateVersion,
-                               signatureTimestamp: entry.config.signature?.timestamp, identity: identity)
+        guard let entry = fetch.fetchNow() else { return .quiet }
         defer { last = entry.config }
         return entry.config == last ? .quiet : .changed
     }
 
     private func schedule(afterSeconds seconds: Double) {
         due = Deadline.nowNanoseconds() + Int64(seconds * 1e9)
-    }
-
-    static func cached(_ fetch: HelperRequest.ConfigFetch) -> CachedConfig? {
-        guard let cache = PrivateDirectory(base: fetch.cacheHome, files: POSIXFiles()),
-              let bytes = cache.read(CachedConfig.fileName(forKey: fetch.remote.cacheKey), maxBytes: CachedConfig.maxFileBytes)
-        else { return nil }
-        return CachedConfig.decode(bytes, key: fetch.remote.cacheKey)
-    }
-
-    static func wallClock() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec)
     }
 }

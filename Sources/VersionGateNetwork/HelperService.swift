@@ -21,15 +21,10 @@ package enum HelperService {
                 // Bounded however the fetch goes: its own deadline, then this.
                 if case .fetch(let fetch) = request {
                     alarm(UInt32(clamping: Deadline(atNanoseconds: fetch.deadlineNanoseconds).remainingMilliseconds / 1000 + 15))
-                    // libcurl reads its proxies from the environment: the host's.
-                    for name in HelperRequest.ConfigFetch.proxyNames {
-                        if let value = fetch.environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
-                    }
+                    useProxyVariables(fetch.environment)
                 }
                 if case .watch(let watch) = request {
-                    for name in HelperRequest.ConfigFetch.proxyNames {
-                        if let value = watch.fetch?.environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
-                    }
+                    useProxyVariables(watch.fetch?.environment ?? [:])
                     answer = WatchService.run(watch, output: output)
                 } else {
                     answer = serve(request) { send($0.record.encoded(), to: output) }
@@ -42,6 +37,13 @@ package enum HelperService {
         // The last request's proxy, for the result's `proxy` (docs/design.md, "The desktop's proxy").
         if let route = CurlTransport.lastRoute { message.add("proxy", route) }
         return send(message.encoded(), to: output) ? 0 : 1
+    }
+
+    /// libcurl reads its proxies from the environment: the host's, as its request carries them.
+    private static func useProxyVariables(_ environment: [String: String]) {
+        for name in HelperRequest.ConfigFetch.proxyNames {
+            if let value = environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
+        }
     }
 
     /// The dispatch table: each mode and who serves it. `interim` sends a

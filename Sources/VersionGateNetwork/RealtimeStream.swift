@@ -35,7 +35,7 @@ final class RealtimeStream: SourceWatch {
     func step() -> SourceWatchStep {
         guard pacing.mayAttempt() else { return .ended }
         // What the cache holds now (the host's check, another watcher's fetch) is known.
-        if let cached = DocumentWatch.cached(fetch) {
+        if let cached = fetch.cachedEntry {
             known = max(known, cached.config.templateVersion ?? 0)
             if fetch.previous == nil || (fetch.previous?.templateVersion ?? 0) < known {
                 fetch.previous = .init(etag: cached.etag, templateVersion: cached.config.templateVersion,
@@ -79,14 +79,8 @@ final class RealtimeStream: SourceWatch {
     private func fetchNewer(than target: Int64) {
         for attempt in 1...3 {
             sleep(UInt32.random(in: 0...3))
-            fetch.now = DocumentWatch.wallClock()
-            fetch.deadlineNanoseconds = Deadline(afterMilliseconds: fetch.limits.timeoutMs).nanoseconds
-            guard case .fetched(_, _, let bytes, let identity) = ConfigService.fetch(fetch, fetchType: "REALTIME/\(attempt)",
-                                                                                   interim: { _ in true }),
-                  let entry = CachedConfig.decode(bytes, key: fetch.remote.cacheKey) else { continue }
-            fetch.previous = .init(etag: entry.etag, templateVersion: entry.config.templateVersion,
-                                   signatureTimestamp: entry.config.signature?.timestamp, identity: identity)
-            guard (entry.config.templateVersion ?? 0) >= target else { continue }
+            guard let entry = fetch.fetchNow(fetchType: "REALTIME/\(attempt)"),
+                  (entry.config.templateVersion ?? 0) >= target else { continue }
             known = target
             _ = notify()
             return
@@ -102,7 +96,7 @@ final class RealtimeStream: SourceWatch {
                                    transport: CurlTransport(), limits: fetch.limits,
                                    deadline: Deadline(afterMilliseconds: fetch.limits.timeoutMs),
                                    state: PrivateDirectory(base: fetch.stateHome, files: POSIXFiles()),
-                                   now: DocumentWatch.wallClock(), device: DeviceFacts())
+                                   now: HelperRequest.ConfigFetch.wallClock(), device: DeviceFacts())
         let installation = FirebaseInstallations(projectID: firebase.projectID, apiKey: firebase.apiKey, appID: firebase.appID,
                                                  endpoint: firebase.installationsEndpoint).resolve(context)
         var headers = [(name: "X-Goog-Api-Key", value: firebase.apiKey), (name: "Content-Type", value: "application/json"),
